@@ -1,0 +1,118 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+import { installAuthHook } from './http/auth-hook.ts';
+import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
+import { ERROR_CODES } from './http/error-codes.ts';
+import { errorDocsPage } from './http/error-docs.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
+import { installTransportHooks } from './http/transport-hooks.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { newRequestId } from './lib/ids.ts';
+import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
+import { tokenRoutes } from './modules/auth/index.ts';
+import { GIFTCARDS_DEFAULT_SCOPE, giftcardRoutes } from './modules/giftcards/index.ts';
+import { TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
+import type { Services } from './services.ts';
+
+/**
+ * buildApp(deps) returns the Fastify app with every base mounted; it never listens (main.ts and the
+ * test harness do). Request flow: the URL is rewritten by base (host + path prefix) onto the base's
+ * mount, then: request id -> HTTPS-only + Accept -> (product bases) token + scope -> handler ->
+ * errors to the one envelope.
+ */
+export interface AppDeps {
+  config: Config;
+  bases: BaseRouter;
+  services: Services;
+  adminKey: string;
+  logger?: FastifyServerOptions['logger'];
+  /** Options for the HTTPS server Fastify creates (key, cert); absent when the caller brings its own. */
+  https?: { key: string | Buffer; cert: string | Buffer } | null;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, bases, services } = deps;
+  const docsUrl = `${config.publicUrl}/docs/errors`;
+  const app = Fastify({
+    ...(deps.https ? { https: deps.https } : {}),
+    logger: deps.logger ?? false,
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
+    },
+    rewriteUrl: (req) => {
+      const { base, url } = bases.rewrite(req.headers.host, req.url ?? '/');
+      (req as { airgiftBase?: unknown }).airgiftBase = base;
+      return url;
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }) as unknown as FastifyInstance;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest('base', null);
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    request.base = (request.raw as { airgiftBase?: typeof request.base }).airgiftBase ?? null;
+  });
+  installErrorHandling(app, docsUrl);
+  installTransportHooks(app);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    JSON_CONTENT_TYPE,
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+
+  await app.register(
+    async (auth) => {
+      auth.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string' }, (_req, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      });
+      tokenRoutes(auth, services.tokens);
+    },
+    { prefix: MOUNTS.auth },
+  );
+
+  await app.register(
+    async (giftcards) => {
+      installAuthHook(giftcards, services.tokens, GIFTCARDS_DEFAULT_SCOPE);
+      giftcardRoutes(giftcards, services);
+    },
+    { prefix: MOUNTS.giftcards },
+  );
+
+  await app.register(
+    async (topups) => {
+      installAuthHook(topups, services.tokens, TOPUPS_DEFAULT_SCOPE);
+      topupRoutes(topups, services);
+    },
+    { prefix: MOUNTS.topups },
+  );
+
+  await app.register(
+    async (admin) => {
+      installAdminAuth(admin, deps.adminKey);
+      accountAdminRoutes(admin, services.accounts, services.ledger);
+    },
+    { prefix: MOUNTS.admin },
+  );
+
+  await app.register(
+    async (shared) => {
+      shared.get('/docs/errors', async (_request, reply) =>
+        reply.type('text/html; charset=utf-8').send(errorDocsPage(ERROR_CODES)),
+      );
+      shared.get('/health', async () => ({ status: 'ok' }));
+    },
+    { prefix: SHARED_MOUNT },
+  );
+
+  return app;
+}

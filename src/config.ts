@@ -1,0 +1,196 @@
+import { resolve } from 'node:path';
+
+/**
+ * Every setting airgift reads, in one table: its environment variable, default, meaning and parser.
+ * `loadConfig` reads them once at start and fails fast with every bad value named. The README's
+ * configuration table lists the same variables (a test keeps the two in step).
+ */
+type Parser<T> = (raw: string) => T;
+
+interface Setting<T> {
+  env: string;
+  description: string;
+  default?: string;
+  parse: Parser<T>;
+}
+
+const text: Parser<string> = (raw) => raw;
+
+const integer =
+  (min: number, max: number): Parser<number> =>
+  (raw) => {
+    if (!/^\d+$/.test(raw)) throw new Error(`expected a whole number, got "${raw}"`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new Error(`expected ${min}..${max}, got ${n}`);
+    return n;
+  };
+
+const boolean: Parser<boolean> = (raw) => {
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error(`expected true or false, got "${raw}"`);
+};
+
+const url: Parser<string> = (raw) => {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new Error(`expected a full URL such as https://localhost:8443/auth, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'https:') throw new Error(`bases are served over HTTPS only, got "${raw}"`);
+  if (parsed.search || parsed.hash) throw new Error(`a base URL has no query or fragment, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+};
+
+const list: Parser<string[]> = (raw) =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+const oneOf =
+  <T extends string>(...values: T[]): Parser<T> =>
+  (raw) => {
+    if (!values.includes(raw as T)) throw new Error(`expected one of ${values.join(', ')}, got "${raw}"`);
+    return raw as T;
+  };
+
+function setting<T>(
+  env: string,
+  parse: Parser<T>,
+  description: string,
+  def: string,
+): Setting<T> & { default: string };
+function setting<T>(env: string, parse: Parser<T>, description: string): Setting<T> & { default?: undefined };
+function setting<T>(env: string, parse: Parser<T>, description: string, def?: string): Setting<T> {
+  return { env, parse, description, default: def };
+}
+
+/** The schema. Order here is the order of the README table. */
+export const SETTINGS = {
+  port: setting('PORT', integer(0, 65535), 'Port of the one HTTPS listener for every base.', '8443'),
+  host: setting('HOST', text, 'Interface to listen on.', '0.0.0.0'),
+  dataDir: setting('DATA_DIR', text, 'Embedded database, TLS files, generated keys.', './data'),
+  databaseUrl: setting('DATABASE_URL', text, 'PostgreSQL URL; when unset, embedded PGlite in DATA_DIR.'),
+  databasePoolSize: setting(
+    'DATABASE_POOL_SIZE',
+    integer(1, 500),
+    'PostgreSQL connections per process.',
+    '10',
+  ),
+  publicUrl: setting('PUBLIC_URL', url, 'Root the default bases hang from.', 'https://localhost:$PORT'),
+  authUrl: setting('AUTH_URL', url, 'Token service base.', '$PUBLIC_URL/auth'),
+  giftcardsUrl: setting('GIFTCARDS_URL', url, 'Gift card service, live.', '$PUBLIC_URL/giftcards'),
+  giftcardsSandboxUrl: setting(
+    'GIFTCARDS_SANDBOX_URL',
+    url,
+    'Gift card service, sandbox.',
+    '$PUBLIC_URL/giftcards-sandbox',
+  ),
+  topupsUrl: setting('TOPUPS_URL', url, 'Top-up service, live.', '$PUBLIC_URL/topups'),
+  topupsSandboxUrl: setting(
+    'TOPUPS_SANDBOX_URL',
+    url,
+    'Top-up service, sandbox.',
+    '$PUBLIC_URL/topups-sandbox',
+  ),
+  adminUrl: setting('ADMIN_URL', url, "The operator's admin API.", '$PUBLIC_URL/admin'),
+  tls: setting(
+    'TLS',
+    oneOf('on', 'off'),
+    '`off` only behind a TLS-terminating proxy listed in TRUSTED_PROXIES.',
+    'on',
+  ),
+  tlsCertFile: setting(
+    'TLS_CERT_FILE',
+    text,
+    'PEM certificate chain; unset: a development CA in DATA_DIR/tls.',
+  ),
+  tlsKeyFile: setting('TLS_KEY_FILE', text, 'PEM private key of TLS_CERT_FILE.'),
+  trustedProxies: setting(
+    'TRUSTED_PROXIES',
+    list,
+    'Comma-separated IPs/CIDRs whose X-Forwarded-Proto/-For are believed.',
+    '',
+  ),
+  adminKey: setting('ADMIN_KEY', text, 'Admin API key; unset: generated into DATA_DIR/admin.key.'),
+  tokenSigningKey: setting(
+    'TOKEN_SIGNING_KEY',
+    text,
+    'HS256 key for access tokens (32+ chars); unset: generated into DATA_DIR. Share it between servers.',
+  ),
+  tokenTtlLive: setting(
+    'TOKEN_TTL_LIVE',
+    integer(60, 31_536_000),
+    'Live token lifetime, seconds.',
+    '5184000',
+  ),
+  tokenTtlSandbox: setting(
+    'TOKEN_TTL_SANDBOX',
+    integer(1, 31_536_000),
+    'Sandbox token lifetime, seconds.',
+    '86400',
+  ),
+  bodyLimit: setting('BODY_LIMIT', integer(1024, 10_485_760), 'Largest request body, bytes.', '65536'),
+  bootstrapSandbox: setting(
+    'BOOTSTRAP_SANDBOX_ACCOUNT',
+    boolean,
+    'On an empty database, create a funded sandbox account and print its credentials.',
+    'true',
+  ),
+  logLevel: setting(
+    'LOG_LEVEL',
+    oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+    'Log level.',
+    'info',
+  ),
+} as const;
+
+type Settings = typeof SETTINGS;
+type Parsed<S> = S extends Setting<infer T> ? (S extends { default: string } ? T : T | undefined) : never;
+
+export type Config = { -readonly [K in keyof Settings]: Parsed<Settings[K]> };
+
+export class ConfigError extends Error {}
+
+/** Reads every setting from `env` once; throws a ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const problems: string[] = [];
+  const out: Record<string, unknown> = {};
+  const resolved: Record<string, string> = {};
+  for (const [key, s] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
+    let raw = env[s.env];
+    if (raw === undefined || raw === '') raw = s.default;
+    if (raw === undefined) {
+      out[key] = undefined;
+      continue;
+    }
+    // Defaults may refer to settings above them ($PORT, $PUBLIC_URL).
+    raw = raw.replace(/\$([A-Z_]+)/g, (_, name: string) => resolved[name] ?? env[name] ?? '');
+    resolved[s.env] = raw;
+    try {
+      out[key] = s.parse(raw);
+      if (typeof out[key] === 'string') resolved[s.env] = out[key] as string;
+    } catch (error) {
+      problems.push(`${s.env}: ${(error as Error).message}`);
+    }
+  }
+  const config = out as Config;
+  if (config.tls === 'off' && config.trustedProxies.length === 0) {
+    problems.push(
+      'TLS=off: set TRUSTED_PROXIES to the proxy that terminates TLS (plain HTTP is never served)',
+    );
+  }
+  if ((config.tlsCertFile === undefined) !== (config.tlsKeyFile === undefined)) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE go together');
+  }
+  if (config.tokenSigningKey !== undefined && config.tokenSigningKey.length < 32) {
+    problems.push('TOKEN_SIGNING_KEY: use at least 32 characters');
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  config.dataDir = resolve(config.dataDir);
+  return config;
+}

@@ -1,0 +1,144 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from './error-codes.ts';
+
+/**
+ * The one place where failures become responses. Domain errors (AppError) carry their code; Fastify's
+ * own errors (validation, bad JSON, body too large, wrong content type) are mapped to the catalogue;
+ * anything else is a 500 that leaks nothing and is logged with the request id.
+ *
+ * Envelope (decisions §3): `{timeStamp, message, infoLink, path, errorCode, details}`.
+ */
+export class OAuthError extends Error {
+  constructor(
+    readonly status: 400 | 401,
+    readonly error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_target',
+    description: string,
+  ) {
+    super(description);
+  }
+}
+
+export function envelope(
+  request: FastifyRequest,
+  code: ErrorCode,
+  message: string,
+  details: ErrorDetail[],
+  docsUrl: string,
+) {
+  return {
+    timeStamp: Date.now(),
+    message,
+    infoLink: `${docsUrl}#${code}`,
+    path: originalPath(request),
+    errorCode: code,
+    details,
+  };
+}
+
+export function originalPath(request: FastifyRequest): string {
+  const url = request.originalUrl ?? request.url;
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+export function sendError(reply: FastifyReply, error: AppError, docsUrl: string) {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply
+    .code(error.status)
+    .type('application/json')
+    .send(envelope(reply.request, error.code, error.message, error.details, docsUrl));
+}
+
+function fromFastifyError(error: FastifyError): AppError | null {
+  if (error.validation) {
+    const details = error.validation.map((v) => ({
+      field: fieldOf(v.instancePath, v.params as Record<string, unknown>, error.validationContext),
+      issue: v.message ?? 'is invalid',
+    }));
+    return new AppError('INVALID_REQUEST', 'Request validation failed', details);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('REQUEST_TOO_LARGE');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('INVALID_REQUEST', 'The JSON body is empty');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('INVALID_REQUEST', 'The body is not valid JSON');
+  }
+  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
+    return new AppError('INVALID_REQUEST', 'The body is not valid JSON');
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError('INVALID_REQUEST', error.message);
+  }
+  return null;
+}
+
+function fieldOf(instancePath: string, params: Record<string, unknown>, context?: string): string {
+  const path = instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
+  const extra = typeof params.additionalProperty === 'string' ? params.additionalProperty : undefined;
+  const leaf = missing ?? extra;
+  const joined = [path, leaf].filter(Boolean).join('.');
+  return joined || context || 'body';
+}
+
+/**
+ * Installs the error handler, the 404 handler and the 405 detection. Every route is also entered
+ * into a shadow router so that an unknown method on a known path answers 405 with `Allow`.
+ */
+export function installErrorHandling(app: FastifyInstance, docsUrl: string) {
+  const shadow = FindMyWay();
+  const methodsByRoute = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    let set = methodsByRoute.get(route.url);
+    if (!set) {
+      set = new Set();
+      methodsByRoute.set(route.url, set);
+      shadow.on('GET', route.url, () => undefined, { pattern: route.url });
+    }
+    for (const m of methods) set.add(m);
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError | OAuthError, request, reply) => {
+    if (error instanceof OAuthError) {
+      return reply.code(error.status).send({ error: error.error, error_description: error.message });
+    }
+    const appError = error instanceof AppError ? error : fromFastifyError(error);
+    if (appError && request.base?.kind === 'auth' && [400, 413, 415].includes(appError.status)) {
+      // The token endpoint answers a bad body in OAuth's form (decisions §2), not the envelope.
+      return reply.code(400).send({ error: 'invalid_request', error_description: appError.message });
+    }
+    if (appError) {
+      if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+      return sendError(reply, appError, docsUrl);
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return sendError(reply, new AppError('INTERNAL_SERVER_ERROR'), docsUrl);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const found = shadow.find('GET' as HTTPMethod, request.url.split('?')[0]);
+    const pattern = (found?.store as { pattern?: string } | undefined)?.pattern;
+    const allowed = pattern ? methodsByRoute.get(pattern) : undefined;
+    if (allowed && !allowed.has(request.method)) {
+      reply.header('Allow', [...allowed].join(', '));
+      return sendError(
+        reply,
+        new AppError('METHOD_NOT_SUPPORTED', `${request.method} is not supported on this path`),
+        docsUrl,
+      );
+    }
+    return sendError(
+      reply,
+      new AppError('RESOURCE_NOT_FOUND', `No resource at ${originalPath(request)}`),
+      docsUrl,
+    );
+  });
+}
+
+export const errorCatalogue = ERROR_CODES;

@@ -1,0 +1,54 @@
+import http from 'node:http';
+import type https from 'node:https';
+import net from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * One port, HTTPS only, and a clear answer to plain HTTP. The first byte of each connection tells
+ * them apart (a TLS handshake starts with 0x16): TLS connections go to the app's HTTPS server; plain
+ * HTTP goes to an HTTP parser that hands the request to the same app, whose transport hook refuses
+ * it with the error envelope (decisions §1). Nothing is served over plain HTTP.
+ */
+const TLS_HANDSHAKE = 0x16;
+
+export interface Listening {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function listenHttpsOnly(app: FastifyInstance, port: number, host: string): Promise<Listening> {
+  await app.ready();
+  const tlsServer = app.server as https.Server;
+  const plainServer = http.createServer((req, res) => tlsServer.emit('request', req, res));
+  plainServer.keepAliveTimeout = 1000;
+  const sockets = new Set<net.Socket>();
+
+  const front = net.createServer({ pauseOnConnect: true }, (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.once('error', () => socket.destroy());
+    socket.once('readable', () => {
+      const first: Buffer | null = socket.read(1);
+      if (!first) return socket.destroy();
+      socket.unshift(first);
+      const target = first[0] === TLS_HANDSHAKE ? tlsServer : plainServer;
+      target.emit('connection', socket);
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject);
+    front.listen(port, host, () => resolve());
+  });
+  const address = front.address() as net.AddressInfo;
+  return {
+    port: address.port,
+    async close() {
+      await new Promise<void>((resolve) => {
+        front.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { Product } from './bases.ts';
+import { AppError } from './error-codes.ts';
+
+/**
+ * Content negotiation (decisions §1). A product base serves `application/com.<vendor>.<product>-v1+json`
+ * with any vendor word, so clients of the original service work unchanged, and also
+ * `application/json`, `application/*` and `*\/*`. Another version or type is refused with 406.
+ *
+ * @example
+ * checkAccept('application/com.reloadly.giftcards-v1+json', 'giftcards') // passes
+ * checkAccept('application/com.reloadly.giftcards-v2+json', 'giftcards') // throws 406
+ */
+export function checkAccept(accept: string | undefined, product: Product | null): void {
+  if (accept === undefined || accept.trim() === '') return;
+  const vendorType = new RegExp(`^application/(?:vnd\\.)?com\\.[\\w-]+\\.${product ?? '[a-z]+'}-v1\\+json$`);
+  for (const part of accept.split(',')) {
+    const [rawType, ...params] = part.split(';');
+    const type = rawType.trim().toLowerCase();
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) === 0) continue;
+    if (type === 'application/json' || type === '*/*' || type === 'application/*' || vendorType.test(type))
+      return;
+  }
+  throw new AppError('MEDIA_TYPE_NOT_ACCEPTABLE', `Cannot produce any of: ${accept}`);
+}
+
+/** Bodies are JSON, under any `application/...+json` name (the vendor types included). */
+export const JSON_CONTENT_TYPE = /^application\/(?:[\w.-]+\+)?json(?:\s*;.*)?$/i;
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';

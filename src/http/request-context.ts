@@ -1,0 +1,35 @@
+import type { Environment } from '../db/schema.ts';
+import type { Base } from './bases.ts';
+
+/**
+ * What the transport layer learns about a request before a handler runs: which base it came in
+ * through and, on product bases, who is calling.
+ */
+export interface Principal {
+  accountId: number;
+  environment: Environment;
+  clientId: string;
+  scopes: string[];
+}
+
+/** Per-route declarations read by the hooks: the one visible place a route says what it needs. */
+export interface RouteAccess {
+  /** Scope the token must carry; `null` for public routes (the token endpoint, docs). */
+  scope?: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    base: Base | null;
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+}
+
+/** The principal of an authenticated route; the auth hook guarantees it is set. */
+export function principalOf(request: { principal: Principal | null }): Principal {
+  if (!request.principal) throw new Error('route used without the auth hook');
+  return request.principal;
+}

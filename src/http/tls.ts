@@ -1,0 +1,133 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import forge from 'node-forge';
+
+/**
+ * TLS material. With TLS_CERT_FILE/TLS_KEY_FILE the operator's certificate is used. Otherwise a
+ * development CA is made on first start (kept in DATA_DIR/tls, valid 10 years) and signs a server
+ * certificate for localhost, the loopback addresses and every host of the configured bases; the
+ * server certificate is re-issued when that host list changes. Trust the CA once:
+ * `curl --cacert data/tls/ca.crt`, or `NODE_EXTRA_CA_CERTS=data/tls/ca.crt` for Node clients.
+ */
+export interface TlsFiles {
+  key: string;
+  cert: string;
+  caPath: string | null;
+  created: boolean;
+}
+
+export async function loadTls(opts: {
+  dataDir: string;
+  hosts: string[];
+  certFile?: string;
+  keyFile?: string;
+}): Promise<TlsFiles> {
+  if (opts.certFile && opts.keyFile) {
+    return {
+      cert: await readFile(opts.certFile, 'utf8'),
+      key: await readFile(opts.keyFile, 'utf8'),
+      caPath: null,
+      created: false,
+    };
+  }
+  const dir = join(opts.dataDir, 'tls');
+  await mkdir(dir, { recursive: true });
+  const paths = {
+    caCert: join(dir, 'ca.crt'),
+    caKey: join(dir, 'ca.key'),
+    cert: join(dir, 'server.crt'),
+    key: join(dir, 'server.key'),
+    hosts: join(dir, 'server.hosts'),
+  };
+  const hosts = [
+    ...new Set(['localhost', '127.0.0.1', '::1', ...opts.hosts.map((h) => h.replace(/^\[|\]$/g, ''))]),
+  ].sort();
+  let created = false;
+  if (!existsSync(paths.caCert) || !existsSync(paths.caKey)) {
+    const ca = makeCa();
+    await writeFile(paths.caKey, ca.key, { mode: 0o600 });
+    await writeFile(paths.caCert, ca.cert);
+    created = true;
+  }
+  const wantedHosts = hosts.join(',');
+  const haveHosts = existsSync(paths.hosts) ? await readFile(paths.hosts, 'utf8') : '';
+  if (created || haveHosts !== wantedHosts || !existsSync(paths.cert) || !existsSync(paths.key)) {
+    const leaf = makeServerCert(
+      await readFile(paths.caCert, 'utf8'),
+      await readFile(paths.caKey, 'utf8'),
+      hosts,
+    );
+    await writeFile(paths.key, leaf.key, { mode: 0o600 });
+    await writeFile(paths.cert, leaf.cert);
+    await writeFile(paths.hosts, wantedHosts);
+    created = true;
+  }
+  return {
+    key: await readFile(paths.key, 'utf8'),
+    cert: `${await readFile(paths.cert, 'utf8')}${await readFile(paths.caCert, 'utf8')}`,
+    caPath: paths.caCert,
+    created,
+  };
+}
+
+function newKeyPair() {
+  // Node's native generator: node-forge's pure-JS RSA keygen takes seconds.
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    privatePem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
+    publicKey: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()),
+  };
+}
+
+function serial() {
+  return `00${randomBytes(15).toString('hex')}`;
+}
+
+function makeCa() {
+  const pair = newKeyPair();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = pair.publicKey;
+  cert.serialNumber = serial();
+  cert.validity.notBefore = new Date(Date.now() - 60_000);
+  cert.validity.notAfter = new Date(Date.now() + 10 * 365 * 86_400_000);
+  const subject = [
+    { name: 'commonName', value: 'airgift development CA' },
+    { name: 'organizationName', value: 'airgift' },
+  ];
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(forge.pki.privateKeyFromPem(pair.privatePem), forge.md.sha256.create());
+  return { key: pair.privatePem, cert: forge.pki.certificateToPem(cert) };
+}
+
+function makeServerCert(caCertPem: string, caKeyPem: string, hosts: string[]) {
+  const caCert = forge.pki.certificateFromPem(caCertPem);
+  const pair = newKeyPair();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = pair.publicKey;
+  cert.serialNumber = serial();
+  cert.validity.notBefore = new Date(Date.now() - 60_000);
+  // Browsers refuse leaf certificates valid for more than 398 days.
+  cert.validity.notAfter = new Date(Date.now() + 397 * 86_400_000);
+  cert.setSubject([{ name: 'commonName', value: hosts.find((h) => !isIP(h)) ?? 'localhost' }]);
+  cert.setIssuer(caCert.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    {
+      name: 'subjectAltName',
+      altNames: hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })),
+    },
+  ]);
+  cert.sign(forge.pki.privateKeyFromPem(caKeyPem), forge.md.sha256.create());
+  return { key: pair.privatePem, cert: forge.pki.certificateToPem(cert) };
+}

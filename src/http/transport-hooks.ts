@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './error-codes.ts';
+import { checkAccept } from './media-types.ts';
+
+/**
+ * Checks every request goes through before routing: HTTPS only (decisions §1), and the Accept header
+ * on product bases. A plain-HTTP request reaches this hook through the listener's sniffing (or via a
+ * proxy that is not trusted) and is refused with the envelope, whatever its path.
+ */
+export function installTransportHooks(app: FastifyInstance) {
+  app.addHook('onRequest', async (request) => {
+    if (request.protocol !== 'https') {
+      const path = request.originalUrl ?? request.url;
+      throw new AppError(
+        'INVALID_REQUEST',
+        `airgift is served over HTTPS only: call https://${request.headers.host ?? 'its host'}${path}`,
+        [{ field: 'protocol', issue: 'plain HTTP is not served' }],
+      );
+    }
+    const base = request.base;
+    if (base && (base.kind === 'giftcards' || base.kind === 'topups')) {
+      checkAccept(request.headers.accept, base.kind);
+    }
+  });
+}

@@ -1,0 +1,39 @@
+import currencyCodes from 'currency-codes';
+
+/**
+ * ISO 4217 currencies, from the `currency-codes` data package: the code, its English name and its
+ * minor unit (decimals). Funds and test currencies (XAU, XTS, ...) are not money an account holds.
+ *
+ * @example
+ * minorUnitsOf('JPY') // 0
+ * currencyName('USD') // 'US Dollar'
+ */
+export interface Currency {
+  code: string;
+  name: string;
+  minorUnits: number;
+}
+
+const NOT_MONEY = /^X(AU|AG|PT|PD|TS|XX|BA|BB|BC|BD|DR|SU|UA)$/;
+
+const byCode = new Map<string, Currency>();
+for (const entry of currencyCodes.data) {
+  if (NOT_MONEY.test(entry.code)) continue;
+  byCode.set(entry.code, { code: entry.code, name: entry.currency, minorUnits: entry.digits });
+}
+
+export function findCurrency(code: string): Currency | undefined {
+  return byCode.get(code);
+}
+
+export function isCurrency(code: string): boolean {
+  return byCode.has(code);
+}
+
+export function minorUnitsOf(code: string): number {
+  return byCode.get(code)?.minorUnits ?? 2;
+}
+
+export function currencyName(code: string): string {
+  return byCode.get(code)?.name ?? code;
+}

@@ -1,0 +1,43 @@
+/**
+ * The specs' wire formats for times. Every time on the wire is UTC.
+ *
+ * @example
+ * formatDateTime(new Date('2026-11-22T07:01:46Z')) // '2026-11-22 07:01:46'
+ */
+const pad = (n: number) => String(n).padStart(2, '0');
+
+export function formatDateTime(date: Date): string {
+  return (
+    `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
+  );
+}
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/** Parses `yyyy-MM-dd HH:mm:ss` (or a bare `yyyy-MM-dd`) as UTC; null when malformed or impossible. */
+export function parseDateTime(text: string): Date | null {
+  const m = DATE_TIME.exec(text.trim());
+  if (!m) return null;
+  const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1);
+  const date = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +s));
+  const roundTrips =
+    date.getUTCFullYear() === +y &&
+    date.getUTCMonth() === +mo - 1 &&
+    date.getUTCDate() === +d &&
+    date.getUTCHours() === +h &&
+    date.getUTCMinutes() === +mi &&
+    date.getUTCSeconds() === +s;
+  return roundTrips ? date : null;
+}
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The promotion date form: `Mon, 25 Jun 2018 06:00:00 +0000`. */
+export function formatRfc2822(date: Date): string {
+  return (
+    `${DAYS[date.getUTCDay()]}, ${pad(date.getUTCDate())} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()} ` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`
+  );
+}

@@ -1,0 +1,133 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { listenHttpsOnly } from './http/listener.ts';
+import { loadTls } from './http/tls.ts';
+import { systemClock } from './lib/clock.ts';
+import { openRuntime } from './runtime.ts';
+
+/**
+ * The composition root: read the configuration, open the database, build the services and the app,
+ * listen on the one HTTPS port. On an empty database it also creates a funded sandbox account and
+ * prints how to use it (decisions §8).
+ */
+async function main() {
+  const config = loadConfig();
+  await mkdir(config.dataDir, { recursive: true });
+  const runtime = await openRuntime(config, systemClock);
+  const tls =
+    config.tls === 'on'
+      ? await loadTls({
+          dataDir: config.dataDir,
+          hosts: runtime.bases.all.map((b) => b.host),
+          certFile: config.tlsCertFile,
+          keyFile: config.tlsKeyFile,
+        })
+      : null;
+  const app = await buildApp({
+    config,
+    bases: runtime.bases,
+    services: runtime.services,
+    adminKey: runtime.adminKey,
+    https: tls && { key: tls.key, cert: tls.cert },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+  });
+  let close: () => Promise<void>;
+  let port: number;
+  if (tls) {
+    const listening = await listenHttpsOnly(app, config.port, config.host);
+    close = listening.close;
+    port = listening.port;
+  } else {
+    await app.listen({ port: config.port, host: config.host });
+    close = () => app.close();
+    port = config.port;
+  }
+
+  const sandbox =
+    config.bootstrapSandbox && (await runtime.services.accounts.count()) === 0
+      ? await runtime.services.accounts.create({
+          name: 'Sandbox',
+          currencyCode: 'USD',
+          countryCode: 'US',
+          environment: 'sandbox',
+          fund: '10000',
+        })
+      : null;
+  if (sandbox) {
+    await writeFile(
+      join(config.dataDir, 'sandbox-credentials.json'),
+      `${JSON.stringify(sandbox, null, 2)}\n`,
+      { mode: 0o600 },
+    );
+  }
+  printBanner({
+    config,
+    port,
+    caPath: tls?.caPath ?? null,
+    sandbox,
+    adminKeyPath: runtime.adminKeyPath,
+    bases: runtime.bases.all,
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    await close();
+    await runtime.db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+function printBanner(o: {
+  config: ReturnType<typeof loadConfig>;
+  port: number;
+  caPath: string | null;
+  adminKeyPath: string | null;
+  sandbox: { clientId: string; clientSecret: string; accountId: number; balance: number } | null;
+  bases: { kind: string; environment: string | null; url: string }[];
+}) {
+  const rel = (p: string) => relative(process.cwd(), p) || p;
+  const cacert = o.caPath ? ` --cacert ${rel(o.caPath)}` : '';
+  const lines = [
+    '',
+    `airgift is listening on port ${o.port} (${o.config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${rel(o.config.dataDir)}`})`,
+    '',
+    ...o.bases.map((b) => `  ${`${b.kind}${b.environment ? ` ${b.environment}` : ''}`.padEnd(18)} ${b.url}`),
+    '',
+  ];
+  if (o.caPath)
+    lines.push(`TLS: development CA at ${rel(o.caPath)} (curl --cacert, or NODE_EXTRA_CA_CERTS for Node)`);
+  if (o.adminKeyPath) lines.push(`Admin key: ${rel(o.adminKeyPath)} (the airgift CLI reads it from there)`);
+  if (o.sandbox) {
+    const auth = o.bases.find((b) => b.kind === 'auth')?.url;
+    const audience = o.bases.find((b) => b.kind === 'giftcards' && b.environment === 'sandbox')?.url;
+    lines.push(
+      '',
+      `A sandbox account was created (id ${o.sandbox.accountId}, balance ${o.sandbox.balance} USD); saved in ${rel(join(o.config.dataDir, 'sandbox-credentials.json'))}:`,
+      `  client_id     ${o.sandbox.clientId}`,
+      `  client_secret ${o.sandbox.clientSecret}`,
+      '',
+      'Get a token:',
+      `  curl${cacert} -X POST ${auth}/oauth/token -H 'Content-Type: application/json' \\`,
+      `    -d '{"client_id":"${o.sandbox.clientId}","client_secret":"${o.sandbox.clientSecret}","grant_type":"client_credentials","audience":"${audience}"}'`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(
+      `airgift failed to start: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
+    );
+  }
+  process.exit(1);
+});

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../../http/request-context.ts';
+import { Balance } from '../../http/schemas.ts';
+import type { AccountsService } from './accounts-service.ts';
+
+/**
+ * `GET /accounts/balance` on the product bases: the one balance of the caller's account in the
+ * token's environment, shared by both products (decisions §5).
+ */
+export function balanceRoute(app: FastifyInstance, accounts: AccountsService, scope: string) {
+  app.get(
+    '/accounts/balance',
+    { schema: { response: { 200: Balance } }, config: { access: { scope } } },
+    async (request) => {
+      const principal = principalOf(request);
+      return accounts.balanceOf(principal.accountId, principal.environment);
+    },
+  );
+}

@@ -1,0 +1,149 @@
+import type { FastifyInstance } from 'fastify';
+import { type Static, Type } from 'typebox';
+import { pagingQuery, toLimitOffset } from '../../http/paging.ts';
+import { formatDateTime } from '../../lib/time-format.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import type { Ledger } from '../ledger/index.ts';
+
+/**
+ * The operator's account management (decisions §8): accounts, credentials, funding and adjustments.
+ * Every balance change is one ledger entry with a reason. The `airgift` CLI calls these routes.
+ */
+const Environment = Type.Union([Type.Literal('live'), Type.Literal('sandbox')]);
+const Amount = Type.Union([Type.Number(), Type.String({ pattern: '^-?\\d+(\\.\\d+)?$' })]);
+const AccountIdParams = Type.Object({ accountId: Type.Integer({ minimum: 1 }) });
+const Scopes = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 });
+
+const CreateAccountBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    currency: Type.String({ pattern: '^[A-Za-z]{3}$' }),
+    country: Type.String({ pattern: '^[A-Za-z]{2}$' }),
+    environment: Environment,
+    fund: Type.Optional(Amount),
+    dailyCountLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    dailyAmountLimit: Type.Optional(Type.Union([Amount, Type.Null()])),
+    scopes: Type.Optional(Scopes),
+  },
+  { additionalProperties: false },
+);
+
+const UpdateAccountBody = Type.Object(
+  {
+    status: Type.Optional(Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')])),
+    dailyCountLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    dailyAmountLimit: Type.Optional(Type.Union([Amount, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+const BalanceChangeBody = Type.Object(
+  { environment: Environment, amount: Amount, reason: Type.String({ minLength: 1, maxLength: 500 }) },
+  { additionalProperties: false },
+);
+
+export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsService, ledger: Ledger) {
+  app.post('/accounts', { schema: { body: CreateAccountBody } }, async (request) => {
+    const body = request.body as Static<typeof CreateAccountBody>;
+    return accounts.create({
+      name: body.name,
+      currencyCode: body.currency,
+      countryCode: body.country,
+      environment: body.environment,
+      fund: body.fund,
+      dailyCountLimit: body.dailyCountLimit,
+      dailyAmountLimit: body.dailyAmountLimit,
+      scopes: body.scopes,
+    });
+  });
+
+  app.get('/accounts', { schema: { querystring: Type.Object(pagingQuery(200)) } }, async (request) => {
+    const page = toLimitOffset(request.query as { page?: number; size?: number });
+    const { items, total } = await accounts.list(page);
+    return { items, total, page: page.page, size: page.size };
+  });
+
+  app.get('/accounts/:accountId', { schema: { params: AccountIdParams } }, async (request) => {
+    const { accountId } = request.params as Static<typeof AccountIdParams>;
+    return accounts.describe(accountId);
+  });
+
+  app.patch(
+    '/accounts/:accountId',
+    { schema: { params: AccountIdParams, body: UpdateAccountBody } },
+    async (request) => {
+      const { accountId } = request.params as Static<typeof AccountIdParams>;
+      return accounts.update(accountId, request.body as Static<typeof UpdateAccountBody>);
+    },
+  );
+
+  for (const [action, status] of [
+    ['deactivate', 'INACTIVE'],
+    ['activate', 'ACTIVE'],
+  ] as const) {
+    app.post(`/accounts/:accountId/${action}`, { schema: { params: AccountIdParams } }, async (request) => {
+      const { accountId } = request.params as Static<typeof AccountIdParams>;
+      return accounts.update(accountId, { status });
+    });
+  }
+
+  const CredentialBody = Type.Object(
+    { environment: Environment, scopes: Type.Optional(Scopes) },
+    { additionalProperties: false },
+  );
+  app.post(
+    '/accounts/:accountId/credentials',
+    { schema: { params: AccountIdParams, body: CredentialBody } },
+    async (request) => {
+      const { accountId } = request.params as Static<typeof AccountIdParams>;
+      const body = request.body as Static<typeof CredentialBody>;
+      return accounts.createCredential(accountId, body.environment, body.scopes);
+    },
+  );
+
+  const ClientParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 200 }) });
+  app.post('/credentials/:clientId/revoke', { schema: { params: ClientParams } }, async (request) => {
+    return accounts.revokeCredential((request.params as Static<typeof ClientParams>).clientId);
+  });
+
+  for (const [action, kind] of [
+    ['fund', 'FUNDING'],
+    ['adjust', 'ADJUSTMENT'],
+  ] as const) {
+    app.post(
+      `/accounts/:accountId/${action}`,
+      { schema: { params: AccountIdParams, body: BalanceChangeBody } },
+      async (request) => {
+        const { accountId } = request.params as Static<typeof AccountIdParams>;
+        const body = request.body as Static<typeof BalanceChangeBody>;
+        return accounts.changeBalance(accountId, body.environment, kind, body.amount, body.reason);
+      },
+    );
+  }
+
+  const LedgerQuery = Type.Object({ environment: Environment, ...pagingQuery(200) });
+  app.get(
+    '/accounts/:accountId/ledger',
+    { schema: { params: AccountIdParams, querystring: LedgerQuery } },
+    async (request) => {
+      const { accountId } = request.params as Static<typeof AccountIdParams>;
+      const query = request.query as Static<typeof LedgerQuery>;
+      await accounts.require(accountId);
+      const page = toLimitOffset(query);
+      const entries = await ledger.entries(accountId, query.environment, page);
+      return {
+        items: entries.map((e) => ({
+          ...e,
+          amount: Number(e.amount),
+          balanceAfter: Number(e.balanceAfter),
+          createdAt: formatDateTime(e.createdAt),
+        })),
+        page: page.page,
+        size: page.size,
+      };
+    },
+  );
+
+  /** The ledger audit: every balance whose amount differs from the sum of its entries (empty when sound). */
+  app.get('/ledger/audit', async () => ({ discrepancies: await ledger.discrepancies() }));
+}

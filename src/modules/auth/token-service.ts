@@ -1,0 +1,135 @@
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Base, BaseRouter, Product } from '../../http/bases.ts';
+import { AppError } from '../../http/error-codes.ts';
+import { OAuthError } from '../../http/error-handler.ts';
+import type { Principal } from '../../http/request-context.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken } from '../../lib/ids.ts';
+import { verifySecret } from './client-secrets.ts';
+import type { CredentialsRepository } from './credentials-repository.ts';
+import { scopesForProduct } from './scopes.ts';
+
+/**
+ * The OAuth 2.0 client-credentials token service (decisions §2). Tokens are HS256 JWTs whose
+ * audience is one product base; `authenticate` accepts a token only on that base, only while it is
+ * unexpired, and only while its credential is not revoked (checked on every request, so revoking a
+ * credential revokes its tokens at once).
+ */
+export interface TokenServiceDeps {
+  credentials: CredentialsRepository;
+  bases: BaseRouter;
+  clock: Clock;
+  signingKey: Uint8Array;
+  issuer: string;
+  lifetimeSeconds: { live: number; sandbox: number };
+}
+
+export interface TokenRequest {
+  grant_type?: unknown;
+  client_id?: unknown;
+  client_secret?: unknown;
+  audience?: unknown;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  scope: string;
+  expires_in: number;
+  token_type: 'Bearer';
+}
+
+export function createTokenService(deps: TokenServiceDeps) {
+  const { credentials, bases, clock, signingKey, issuer } = deps;
+
+  async function issue(body: TokenRequest): Promise<TokenResponse> {
+    const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 500 ? v : undefined);
+    const clientId = str(body.client_id);
+    const clientSecret = str(body.client_secret);
+    const audience = str(body.audience);
+    if (body.grant_type !== 'client_credentials') {
+      if (body.grant_type === undefined)
+        throw new OAuthError(400, 'invalid_request', 'grant_type is required');
+      throw new OAuthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
+    }
+    if (!clientId || !clientSecret) {
+      throw new OAuthError(400, 'invalid_request', 'client_id and client_secret are required strings');
+    }
+    if (!audience) throw new OAuthError(400, 'invalid_request', 'audience is required');
+    const base = bases.byUrl(audience);
+    if (!base?.environment || (base.kind !== 'giftcards' && base.kind !== 'topups')) {
+      throw new OAuthError(
+        400,
+        'invalid_target',
+        `Unknown audience ${audience}; use one of the product base URLs`,
+      );
+    }
+
+    const credential = await credentials.find(clientId);
+    const secretOk = credential ? await verifySecret(clientSecret, credential.secretHash) : false;
+    if (!credential || !secretOk || credential.revokedAt) {
+      throw new OAuthError(401, 'invalid_client', 'Unknown client, wrong secret, or revoked credential');
+    }
+    if (credential.environment !== base.environment) {
+      throw new OAuthError(
+        401,
+        'invalid_client',
+        `This credential belongs to the ${credential.environment} environment; the audience is ${base.environment}`,
+      );
+    }
+    const scopes = scopesForProduct(credential.scopes, base.kind);
+    const lifetime = deps.lifetimeSeconds[base.environment];
+    const now = Math.floor(clock.now().getTime() / 1000);
+    const token = await new SignJWT({
+      scope: scopes.join(' '),
+      acc: credential.accountId,
+      env: base.environment,
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(issuer)
+      .setSubject(credential.clientId)
+      .setAudience(base.url)
+      .setJti(randomToken(12))
+      .setIssuedAt(now)
+      .setExpirationTime(now + lifetime)
+      .sign(signingKey);
+    return { access_token: token, scope: scopes.join(' '), expires_in: lifetime, token_type: 'Bearer' };
+  }
+
+  async function authenticate(authorization: string | undefined, base: Base): Promise<Principal> {
+    const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+    if (!match) throw new AppError('AUTHENTICATION_FAILURE');
+    let claims: { sub?: string; scope?: unknown; acc?: unknown; env?: unknown };
+    try {
+      const verified = await jwtVerify(match[1], signingKey, {
+        issuer,
+        audience: base.url,
+        algorithms: ['HS256'],
+        currentDate: clock.now(),
+        clockTolerance: 0,
+      });
+      claims = verified.payload;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED');
+      throw new AppError('AUTHENTICATION_FAILURE');
+    }
+    const clientId = claims.sub;
+    const credential = clientId ? await credentials.find(clientId) : undefined;
+    if (!credential || credential.revokedAt || credential.environment !== base.environment) {
+      throw new AppError('AUTHENTICATION_FAILURE', 'The credential of this token was revoked');
+    }
+    return {
+      accountId: credential.accountId,
+      environment: credential.environment,
+      clientId: credential.clientId,
+      scopes: typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [],
+    };
+  }
+
+  return { issue, authenticate };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;
+
+export function productOf(base: Base): Product | null {
+  return base.kind === 'giftcards' || base.kind === 'topups' ? base.kind : null;
+}

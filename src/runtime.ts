@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import type { Config } from './config.ts';
+import { type Db, openDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { type BaseRouter, basesFromConfig, createBaseRouter } from './http/bases.ts';
+import type { Clock } from './lib/clock.ts';
+import { readOrCreateSecret } from './lib/secret-files.ts';
+import { createServices, type Services } from './services.ts';
+
+/**
+ * Everything a running airgift needs besides the HTTP listener: the migrated database, the keys,
+ * the bases and the services. main.ts and the test harness both start from here.
+ */
+export interface Runtime {
+  config: Config;
+  db: Db;
+  bases: BaseRouter;
+  services: Services;
+  adminKey: string;
+  adminKeyPath: string | null;
+}
+
+export async function openRuntime(config: Config, clock: Clock, db?: Db): Promise<Runtime> {
+  const database =
+    db ??
+    (await openDatabase(
+      config.databaseUrl
+        ? { url: config.databaseUrl, poolSize: config.databasePoolSize }
+        : { pgliteDataDir: join(config.dataDir, 'pgdata') },
+    ));
+  await migrate(database);
+  const adminKeyPath = config.adminKey ? null : join(config.dataDir, 'admin.key');
+  const adminKey = config.adminKey ?? (await readOrCreateSecret(adminKeyPath as string));
+  const signingKey =
+    config.tokenSigningKey ?? (await readOrCreateSecret(join(config.dataDir, 'token-signing.key')));
+  const bases = createBaseRouter(basesFromConfig(config));
+  const services = createServices({
+    config,
+    db: database,
+    clock,
+    bases,
+    tokenSigningKey: new TextEncoder().encode(signingKey),
+  });
+  return { config, db: database, bases, services, adminKey, adminKeyPath };
+}

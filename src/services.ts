@@ -1,0 +1,42 @@
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { BaseRouter } from './http/bases.ts';
+import type { Clock } from './lib/clock.ts';
+import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
+import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
+import { createLedger } from './modules/ledger/index.ts';
+
+/**
+ * Builds every service from its explicit dependencies. Called by main.ts (the composition root) and
+ * by the test harness, so tests run exactly the objects production runs.
+ */
+export interface ServiceInputs {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  bases: BaseRouter;
+  tokenSigningKey: Uint8Array;
+}
+
+export function createServices({ config, db, clock, bases, tokenSigningKey }: ServiceInputs) {
+  const credentials = credentialsRepository(db.kysely);
+  const ledger = createLedger(db.kysely, clock);
+  const accounts = createAccountsService({
+    db: db.kysely,
+    accounts: accountsRepository(db.kysely),
+    credentials,
+    ledger,
+    clock,
+  });
+  const tokens = createTokenService({
+    credentials,
+    bases,
+    clock,
+    signingKey: tokenSigningKey,
+    issuer: config.authUrl,
+    lifetimeSeconds: { live: config.tokenTtlLive, sandbox: config.tokenTtlSandbox },
+  });
+  return { ledger, accounts, tokens };
+}
+
+export type Services = ReturnType<typeof createServices>;
