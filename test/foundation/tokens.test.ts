@@ -136,7 +136,11 @@ describe('tokens on the product bases', () => {
   });
 
   test('missing or malformed token -> 401 AUTHENTICATION_FAILURE', async () => {
-    for (const headers of [{}, { authorization: 'Bearer not-a-jwt' }, { authorization: 'Basic abc' }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer not-a-jwt' },
+      { authorization: 'Basic abc' },
+    ] as Record<string, string>[]) {
       const answer = await server.http.get('/giftcards-sandbox/accounts/balance', { headers });
       assert.equal(answer.status, 401);
       assert.equal(answer.body.errorCode, 'AUTHENTICATION_FAILURE');

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+import { basesFromConfig, createBaseRouter } from '../../src/http/bases.ts';
+
+// decisions §1: a request is routed by host and path prefix; bases are full URLs in configuration.
+test('one host with prefixes: the longest prefix wins, any host name of the server works', () => {
+  const router = createBaseRouter(basesFromConfig(loadConfig({ PUBLIC_URL: 'https://localhost:8443' })));
+  assert.equal(
+    router.rewrite('localhost:8443', '/giftcards-sandbox/products?page=2').url,
+    '/_giftcards/products?page=2',
+  );
+  assert.equal(router.rewrite('localhost:8443', '/giftcards-sandbox/products').base?.environment, 'sandbox');
+  assert.equal(router.rewrite('localhost:8443', '/giftcards/products').base?.environment, 'live');
+  assert.equal(router.rewrite('127.0.0.1:8443', '/topups/operators').base?.kind, 'topups');
+  assert.equal(router.rewrite('localhost', '/giftcardsx/products').base, null);
+  assert.equal(router.rewrite('localhost', '/auth/oauth/token').url, '/_auth/oauth/token');
+});
+
+test('a base on its own host is matched by host, with no prefix', () => {
+  const config = loadConfig({
+    PUBLIC_URL: 'https://api.example.com',
+    GIFTCARDS_SANDBOX_URL: 'https://giftcards-sandbox.example.com',
+    GIFTCARDS_URL: 'https://giftcards.example.com/',
+  });
+  const router = createBaseRouter(basesFromConfig(config));
+  const sandbox = router.rewrite('giftcards-sandbox.example.com', '/products/5');
+  assert.equal(sandbox.base?.environment, 'sandbox');
+  assert.equal(sandbox.url, '/_giftcards/products/5');
+  assert.equal(router.rewrite('giftcards.example.com:443', '/orders').base?.environment, 'live');
+  assert.equal(router.rewrite('api.example.com', '/topups-sandbox/operators').base?.kind, 'topups');
+  assert.equal(router.rewrite('other.example.com', '/products').base, null);
+  assert.equal(router.byUrl('https://giftcards.example.com/')?.environment, 'live');
+});
