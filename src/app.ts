@@ -12,6 +12,7 @@ import { newRequestId } from './lib/ids.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
 import { tokenRoutes } from './modules/auth/index.ts';
 import { GIFTCARDS_DEFAULT_SCOPE, giftcardRoutes } from './modules/giftcards/index.ts';
+import { fxAdminRoutes } from './modules/reference/index.ts';
 import { TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
 import type { Services } from './services.ts';
 
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (admin) => {
       installAdminAuth(admin, deps.adminKey);
       accountAdminRoutes(admin, services.accounts, services.ledger);
+      fxAdminRoutes(admin, services.fx);
     },
     { prefix: MOUNTS.admin },
   );

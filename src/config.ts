@@ -25,6 +25,15 @@ const integer =
     return n;
   };
 
+const decimalText =
+  (min: number, max: number): Parser<string> =>
+  (raw) => {
+    if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      throw new Error(`expected a decimal from ${min} to ${max}, got "${raw}"`);
+    }
+    return raw;
+  };
+
 const boolean: Parser<boolean> = (raw) => {
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
@@ -133,6 +142,12 @@ export const SETTINGS = {
     '86400',
   ),
   bodyLimit: setting('BODY_LIMIT', integer(1024, 10_485_760), 'Largest request body, bytes.', '65536'),
+  fxMarginPercent: setting(
+    'FX_MARGIN_PERCENT',
+    decimalText(0, 50),
+    'Margin added to every currency conversion, percent (e.g. 1.5).',
+    '0',
+  ),
   bootstrapSandbox: setting(
     'BOOTSTRAP_SANDBOX_ACCOUNT',
     boolean,

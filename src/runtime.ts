@@ -41,5 +41,6 @@ export async function openRuntime(config: Config, clock: Clock, db?: Db): Promis
     bases,
     tokenSigningKey: new TextEncoder().encode(signingKey),
   });
+  await services.fx.seed();
   return { config, db: database, bases, services, adminKey, adminKeyPath };
 }

@@ -5,6 +5,7 @@ import type { Clock } from './lib/clock.ts';
 import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
+import { createFx, loadCountries } from './modules/reference/index.ts';
 
 /**
  * Builds every service from its explicit dependencies. Called by main.ts (the composition root) and
@@ -36,7 +37,9 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     issuer: config.authUrl,
     lifetimeSeconds: { live: config.tokenTtlLive, sandbox: config.tokenTtlSandbox },
   });
-  return { ledger, accounts, tokens };
+  const countries = loadCountries();
+  const fx = createFx(db.kysely, clock, config.fxMarginPercent);
+  return { ledger, accounts, tokens, countries, fx };
 }
 
 export type Services = ReturnType<typeof createServices>;

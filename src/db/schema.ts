@@ -54,7 +54,15 @@ export interface LedgerEntriesTable {
   created_at: ColumnType<Date, Date | string, never>;
 }
 
+export interface FxRatesTable {
+  currency_code: string;
+  units_per_usd: Numeric;
+  as_of: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
+  fx_rates: FxRatesTable;
   accounts: AccountsTable;
   credentials: CredentialsTable;
   balances: BalancesTable;

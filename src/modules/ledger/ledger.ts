@@ -26,6 +26,18 @@ export interface Posting {
   transactionId?: number | null;
 }
 
+export interface OrderDebit {
+  accountId: number;
+  environment: Environment;
+  /** Positive: what the order costs, rounded to the account currency's minor unit. */
+  amount: Dec;
+  product: 'giftcards' | 'topups';
+  transactionId: number;
+  reason?: string;
+  /** The account's daily limits (null = none). */
+  limits?: { count: number | null; amount: Dec | null };
+}
+
 export interface PostingResult {
   entryId: number;
   oldBalance: Dec;
@@ -126,6 +138,67 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
     };
   }
 
+  /**
+   * Debits an accepted order inside the order's transaction. The balance row is locked first, so
+   * the daily-limit check and the debit are atomic against concurrent orders of the same account
+   * (both products count). Limits: the number and the total of today's (UTC) order debits.
+   */
+  async function debitOrder(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
+    const locked = await trx
+      .selectFrom('balances')
+      .select('balance')
+      .where('account_id', '=', o.accountId)
+      .where('environment', '=', o.environment)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!locked) throw new AppError('ACCOUNT_NOT_FOUND');
+    if (o.limits && (o.limits.count !== null || o.limits.amount !== null)) {
+      const now = clock.now();
+      const midnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+      const today = await trx
+        .selectFrom('ledger_entries')
+        .select((eb) => [
+          eb.fn.countAll<string>().as('count'),
+          eb.fn.coalesce(eb.fn.sum<string>('amount'), eb.val('0')).as('total'),
+        ])
+        .where('account_id', '=', o.accountId)
+        .where('environment', '=', o.environment)
+        .where('kind', '=', 'ORDER_DEBIT')
+        .where('created_at', '>=', midnight)
+        .executeTakeFirstOrThrow();
+      if (o.limits.count !== null && Number(today.count) + 1 > o.limits.count) {
+        throw new AppError('MAX_DAILY_TRANSACTION_COUNT_REACHED');
+      }
+      if (o.limits.amount !== null && dec(today.total).negated().plus(o.amount).gt(o.limits.amount)) {
+        throw new AppError('MAX_DAILY_TRANSACTION_AMOUNT_REACHED');
+      }
+    }
+    return post(trx, {
+      accountId: o.accountId,
+      environment: o.environment,
+      kind: 'ORDER_DEBIT',
+      amount: o.amount.negated(),
+      product: o.product,
+      transactionId: o.transactionId,
+      reason: o.reason ?? null,
+    });
+  }
+
+  /** Gives an order's debit back (once: a unique index refuses a second refund of one order). */
+  async function refundOrder(
+    trx: Kysely<Database>,
+    o: {
+      accountId: number;
+      environment: Environment;
+      amount: Dec;
+      product: 'giftcards' | 'topups';
+      transactionId: number;
+      reason?: string;
+    },
+  ): Promise<PostingResult> {
+    return post(trx, { ...o, kind: 'REFUND', reason: o.reason ?? 'order refunded' });
+  }
+
   /** Runs `post` in a transaction of its own (funding, adjustments). */
   async function postAlone(p: Posting): Promise<PostingResult> {
     return db.transaction().execute((trx) => post(trx, p));
@@ -181,7 +254,7 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
     return rows.rows;
   }
 
-  return { open, post, postAlone, balance, entries, discrepancies };
+  return { open, post, postAlone, debitOrder, refundOrder, balance, entries, discrepancies };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;

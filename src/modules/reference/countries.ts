@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Countries as both specs show them (isoName, name, continent, currency, flag, calling codes with
+ * `+`), from the versioned seed `data/seed/countries.json` (built from the countries-list and
+ * world-countries data packages by scripts/build-catalog-seed.ts). Read once at start.
+ *
+ * @example
+ * const countries = loadCountries();
+ * countries.find('NG')?.currencyCode // 'NGN'
+ */
+export interface Country {
+  isoName: string;
+  name: string;
+  continent: string;
+  currencyCode: string;
+  currencyName: string;
+  currencySymbol: string;
+  flag: string;
+  callingCodes: string[];
+}
+
+export const SEED_DIR = join(import.meta.dirname, '..', '..', '..', 'data', 'seed');
+
+export function loadCountries(path = join(SEED_DIR, 'countries.json')) {
+  const all: Country[] = JSON.parse(readFileSync(path, 'utf8'));
+  const byIso = new Map(all.map((c) => [c.isoName, c]));
+  return {
+    all,
+    find: (iso: string) => byIso.get(iso.toUpperCase()),
+  };
+}
+
+export type Countries = ReturnType<typeof loadCountries>;

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { type Static, Type } from 'typebox';
+import { AppError } from '../../http/error-codes.ts';
+import { formatDateTime, parseDateTime } from '../../lib/time-format.ts';
+import type { Fx } from './fx.ts';
+
+/** Admin: read and change the FX table (`GET /admin/fx-rates`, `PUT /admin/fx-rates/{currency}`). */
+const Params = Type.Object({ currencyCode: Type.String({ pattern: '^[A-Z]{3}$' }) });
+const Body = Type.Object(
+  {
+    unitsPerUsd: Type.Union([
+      Type.Number({ exclusiveMinimum: 0 }),
+      Type.String({ pattern: '^\\d+(\\.\\d+)?$' }),
+    ]),
+    asOf: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export function fxAdminRoutes(app: FastifyInstance, fx: Fx) {
+  app.get('/fx-rates', async () => ({
+    marginPercent: fx.marginPercent().toNumber(),
+    rates: (await fx.list()).map((r) => ({
+      currencyCode: r.currencyCode,
+      unitsPerUsd: Number(r.unitsPerUsd),
+      asOf: formatDateTime(r.asOf),
+    })),
+  }));
+  app.put('/fx-rates/:currencyCode', { schema: { params: Params, body: Body } }, async (request) => {
+    const { currencyCode } = request.params as Static<typeof Params>;
+    const body = request.body as Static<typeof Body>;
+    const asOf = body.asOf === undefined ? undefined : parseDateTime(body.asOf);
+    if (asOf === null)
+      throw new AppError('INVALID_REQUEST', 'asOf must be yyyy-MM-dd HH:mm:ss', [
+        { field: 'asOf', issue: 'bad format' },
+      ]);
+    const saved = await fx.set(currencyCode, String(body.unitsPerUsd), asOf);
+    return { ...saved, asOf: formatDateTime(saved.asOf) };
+  });
+}

@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/error-codes.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { type Dec, dec } from '../../lib/money.ts';
+import { parseDateTime } from '../../lib/time-format.ts';
+import { SEED_DIR } from './countries.ts';
+
+/**
+ * The FX table (decisions §5): one rate per currency against USD, with its as-of time, and a
+ * configurable margin. Every conversion in airgift goes through `rate(from, to)`, which includes the
+ * margin against the account: converting the account's money into another currency yields
+ * `(1 - margin)` of the mid rate, and pricing a foreign amount in the account currency costs
+ * `(1 + margin)` of it. Rates are kept to 12 significant digits; amounts are rounded by the caller.
+ *
+ * @example
+ * await fx.rate('USD', 'NGN')          // NGN per 1 USD, margin applied (what 1 USD delivers)
+ * await fx.cost('5000', 'NGN', 'USD')  // USD it costs to deliver 5000 NGN, unrounded
+ */
+const SIGNIFICANT = 12;
+const CACHE_MS = 30_000;
+
+export interface FxRateRow {
+  currencyCode: string;
+  unitsPerUsd: string;
+  asOf: Date;
+}
+
+export function createFx(db: Kysely<Database>, clock: Clock, marginPercent: string) {
+  const margin = dec(marginPercent).div(100);
+  let cache: { at: number; rates: Map<string, FxRateRow> } | null = null;
+
+  async function table(): Promise<Map<string, FxRateRow>> {
+    if (cache && Date.now() - cache.at < CACHE_MS) return cache.rates;
+    const rows = await db
+      .selectFrom('fx_rates')
+      .select(['currency_code as currencyCode', 'units_per_usd as unitsPerUsd', 'as_of as asOf'])
+      .execute();
+    cache = { at: Date.now(), rates: new Map(rows.map((r) => [r.currencyCode, r])) };
+    return cache.rates;
+  }
+
+  async function unitsPerUsd(code: string): Promise<Dec> {
+    const row = (await table()).get(code);
+    if (!row)
+      throw new AppError('INVALID_REQUEST', `No FX rate for ${code}`, [
+        { field: 'currencyCode', issue: `no rate for ${code}` },
+      ]);
+    return dec(row.unitsPerUsd);
+  }
+
+  /** The mid-market rate: units of `to` per 1 unit of `from`. */
+  async function midRate(from: string, to: string): Promise<Dec> {
+    if (from === to) return dec(1);
+    return (await unitsPerUsd(to)).div(await unitsPerUsd(from)).toSignificantDigits(SIGNIFICANT);
+  }
+
+  /** What 1 unit of `from` (the account's money) delivers in `to`, the margin taken. */
+  async function rate(from: string, to: string): Promise<Dec> {
+    if (from === to) return dec(1);
+    return (await midRate(from, to)).times(dec(1).minus(margin)).toSignificantDigits(SIGNIFICANT);
+  }
+
+  /** What `amount` of `currency` costs in `accountCurrency`, the margin added (unrounded). */
+  async function cost(
+    amount: Dec | string | number,
+    currency: string,
+    accountCurrency: string,
+  ): Promise<Dec> {
+    if (currency === accountCurrency) return dec(amount);
+    const mid = await midRate(currency, accountCurrency);
+    return dec(amount).times(mid).times(dec(1).plus(margin));
+  }
+
+  async function has(code: string): Promise<boolean> {
+    return (await table()).has(code);
+  }
+
+  async function list(): Promise<FxRateRow[]> {
+    return [...(await table()).values()].sort((a, b) => a.currencyCode.localeCompare(b.currencyCode));
+  }
+
+  /** Sets one currency's rate against USD (admin). */
+  async function set(code: string, units: string, asOf?: Date) {
+    const value = dec(units);
+    if (!value.isFinite() || value.lte(0)) {
+      throw new AppError('INVALID_REQUEST', 'The rate must be a positive number', [
+        { field: 'unitsPerUsd', issue: 'must be > 0' },
+      ]);
+    }
+    const at = asOf ?? clock.now();
+    await db
+      .insertInto('fx_rates')
+      .values({ currency_code: code, units_per_usd: value.toFixed(), as_of: at, updated_at: clock.now() })
+      .onConflict((oc) =>
+        oc
+          .column('currency_code')
+          .doUpdateSet({ units_per_usd: value.toFixed(), as_of: at, updated_at: clock.now() }),
+      )
+      .execute();
+    cache = null;
+    return { currencyCode: code, unitsPerUsd: value.toNumber(), asOf: at };
+  }
+
+  /** Loads data/seed/fx-rates.json into an empty table (first start); existing rates are kept. */
+  async function seed(path = join(SEED_DIR, 'fx-rates.json')) {
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { asOf: string; rates: Record<string, string> };
+    const asOf = parseDateTime(file.asOf) ?? clock.now();
+    const rows = Object.entries({ USD: '1', ...file.rates }).map(([code, units]) => ({
+      currency_code: code,
+      units_per_usd: units,
+      as_of: asOf,
+      updated_at: clock.now(),
+    }));
+    await db
+      .insertInto('fx_rates')
+      .values(rows)
+      .onConflict((oc) => oc.column('currency_code').doNothing())
+      .execute();
+    cache = null;
+  }
+
+  return { rate, midRate, cost, has, list, set, seed, marginPercent: () => margin.times(100) };
+}
+
+export type Fx = ReturnType<typeof createFx>;

@@ -1,0 +1,168 @@
+/**
+ * Operator auto-detection helpers: phone number normalisation (libphonenumber-js, full metadata) and a
+ * longest-prefix matcher over the number ranges of `data/operators/prefixes.json`.
+ * Pure functions: no I/O, no database.
+ */
+import {
+  type CountryCode,
+  isSupportedCountry,
+  type PhoneNumber,
+  parsePhoneNumberFromString,
+} from 'libphonenumber-js/max';
+
+/** Number ranges per country: ISO alpha-2 → list of [national number prefix, operatorId]. */
+export type PrefixTable = Record<string, Array<[string, number]>>;
+
+export interface PrefixMatcher {
+  /**
+   * Operator id of the longest prefix of `nationalNumber` listed for `countryIso`, or null.
+   * Example: `detect('NG', '8031234567')` → the id listed for prefix "803".
+   */
+  detect(countryIso: string, nationalNumber: string): number | null;
+}
+
+interface TrieNode {
+  /** Operator id when a listed prefix ends here. */
+  id: number | null;
+  /** Children by digit 0-9. */
+  next: Array<TrieNode | undefined> | null;
+}
+
+function newNode(): TrieNode {
+  return { id: null, next: null };
+}
+
+/**
+ * Builds a longest-prefix matcher once; each lookup walks one digit trie, O(length of the number).
+ * Country codes are case-insensitive; prefixes must be digit strings (others are rejected).
+ * A later duplicate of the same prefix in one country replaces the earlier one.
+ *
+ * @example
+ * const m = createPrefixMatcher({ NG: [['803', 101], ['80', 100]] });
+ * m.detect('NG', '8031234567'); // 101
+ * m.detect('ng', '8051234567'); // 100
+ * m.detect('NG', '7011234567'); // null
+ */
+export function createPrefixMatcher(prefixes: PrefixTable): PrefixMatcher {
+  const roots = new Map<string, TrieNode>();
+  for (const [iso, list] of Object.entries(prefixes)) {
+    const root = roots.get(iso.toUpperCase()) ?? newNode();
+    roots.set(iso.toUpperCase(), root);
+    for (const [prefix, id] of list) {
+      if (!/^\d*$/.test(prefix)) throw new Error(`prefix "${prefix}" of ${iso} is not a digit string`);
+      if (!Number.isInteger(id))
+        throw new Error(`operator id of prefix "${prefix}" of ${iso} is not an integer`);
+      let node = root;
+      for (let i = 0; i < prefix.length; i++) {
+        const d = prefix.charCodeAt(i) - 48;
+        node.next ??= new Array<TrieNode | undefined>(10);
+        node.next[d] ??= newNode();
+        node = node.next[d]!;
+      }
+      node.id = id;
+    }
+  }
+  return {
+    detect(countryIso: string, nationalNumber: string): number | null {
+      let node: TrieNode | undefined = roots.get(countryIso.toUpperCase());
+      if (!node) return null;
+      let found = node.id;
+      for (let i = 0; i < nationalNumber.length && node.next; i++) {
+        const d = nationalNumber.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) break;
+        node = node.next[d];
+        if (!node) break;
+        if (node.id !== null) found = node.id;
+      }
+      return found;
+    },
+  };
+}
+
+export interface NormalizedPhone {
+  /** E.164 form, e.g. "+2348031234567". */
+  e164: string;
+  /** National significant number (no trunk prefix), e.g. "8031234567". */
+  nationalNumber: string;
+  /** True when libphonenumber's full metadata accepts the number for the country it belongs to. */
+  valid: boolean;
+  /** True when the number belongs to the country that was asked for. */
+  countryMatches: boolean;
+  /** ISO country the number belongs to (may differ from the one asked for), or null if unknown. */
+  countryIso: string | null;
+  /** The calling code, without '+', e.g. "234". */
+  callingCode: string;
+  /** Number type per libphonenumber (MOBILE, FIXED_LINE_OR_MOBILE, ...), or null when unknown. */
+  type: string | null;
+}
+
+/** Characters a phone number may be written with: digits, '+', spaces, dashes, dots, brackets, slashes. */
+const PHONE_CHARS = /^\+?[\d\s\-.()/\u00a0]+$/;
+
+function toResult(parsed: PhoneNumber, countryIso: string): NormalizedPhone {
+  const valid = parsed.isValid();
+  return {
+    e164: parsed.number,
+    nationalNumber: parsed.nationalNumber,
+    valid,
+    countryMatches: parsed.country === countryIso,
+    countryIso: parsed.country ?? null,
+    callingCode: parsed.countryCallingCode,
+    type: valid ? (parsed.getType() ?? null) : null,
+  };
+}
+
+function parse(text: string, country?: CountryCode): PhoneNumber | undefined {
+  try {
+    return parsePhoneNumberFromString(
+      text,
+      country ? { defaultCountry: country, extract: false } : undefined,
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Normalises a phone number given for a country. The number may carry the country prefix or not, with or
+ * without '+' or "00", with spaces, dashes, dots or brackets; a national trunk prefix ("0") is dropped.
+ * A number carrying another country's prefix is recognised as that country's (`countryMatches: false`).
+ * Returns null when the text is not a phone number at all (letters, too few digits, unknown country
+ * without an international prefix). Invalid but parseable numbers come back with `valid: false`.
+ *
+ * @example
+ * normalizePhone('08031234567', 'NG');     // { e164: '+2348031234567', nationalNumber: '8031234567', valid: true, countryMatches: true, ... }
+ * normalizePhone('234 803 123 4567', 'NG'); // same number
+ * normalizePhone('+44 7911 123456', 'NG');  // { e164: '+447911123456', valid: true, countryMatches: false, countryIso: 'GB', ... }
+ * normalizePhone('hello', 'NG');            // null
+ */
+export function normalizePhone(phone: string, countryIso: string): NormalizedPhone | null {
+  if (typeof phone !== 'string' || typeof countryIso !== 'string') return null;
+  const text = phone.trim();
+  if (!text || text.length > 40 || !PHONE_CHARS.test(text)) return null;
+  const digits = text.replace(/\D/g, '');
+  if (digits.length < 3 || digits.length > 17) return null;
+  const iso = countryIso.trim().toUpperCase();
+  const country = isSupportedCountry(iso) ? iso : undefined;
+
+  if (text.startsWith('+')) {
+    const intl = parse(`+${digits}`);
+    return intl ? toResult(intl, iso) : null;
+  }
+
+  const candidates: PhoneNumber[] = [];
+  const national = country ? parse(digits, country) : undefined;
+  if (national) candidates.push(national);
+  // without '+': "00" international access prefix, or the calling code written without '+'
+  const intlDigits = digits.startsWith('00') ? digits.slice(2) : digits;
+  const intl = parse(`+${intlDigits}`);
+  if (intl) candidates.push(intl);
+  if (candidates.length === 0) return null;
+
+  const best =
+    candidates.find((c) => c.isValid() && c.country === iso) ??
+    candidates.find((c) => c.isValid()) ??
+    national ??
+    candidates[0];
+  return toResult(best, iso);
+}
