@@ -52,6 +52,9 @@ function openPostgres(url: string, poolSize: number): Db {
           : pg.types.getTypeParser(oid, format as 'text')) as never,
     },
   });
+  // An idle client whose connection dies (server restart, pg_terminate_backend) is dropped by the
+  // pool and replaced on the next checkout; without a listener its error would end the process.
+  pool.on('error', () => undefined);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'postgres',

@@ -12,7 +12,14 @@ export interface CredentialRow {
   createdAt: Date;
 }
 
+/**
+ * How long a credential read for authenticating a request may be reused. Revocation in this process
+ * clears it at once; another process of the same deployment sees a revocation within this time.
+ */
+const AUTH_CACHE_MS = 1000;
+
 export function credentialsRepository(db: Kysely<Database>) {
+  const authCache = new Map<string, { row: CredentialRow | undefined; at: number }>();
   const columns = [
     'client_id as clientId',
     'account_id as accountId',
@@ -54,6 +61,16 @@ export function credentialsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    /** `find` for the auth hook: every request checks its credential, so a short cache saves a query. */
+    async findForAuth(clientId: string): Promise<CredentialRow | undefined> {
+      const hit = authCache.get(clientId);
+      if (hit && Date.now() - hit.at < AUTH_CACHE_MS) return hit.row;
+      const row = await this.find(clientId);
+      if (authCache.size > 10_000) authCache.clear();
+      authCache.set(clientId, { row, at: Date.now() });
+      return row;
+    },
+
     async listForAccount(accountId: number): Promise<CredentialRow[]> {
       return db
         .selectFrom('credentials')
@@ -65,6 +82,7 @@ export function credentialsRepository(db: Kysely<Database>) {
 
     /** Marks a credential revoked; returns false when it does not exist. Revoking twice keeps the first time. */
     async revoke(clientId: string, at: Date): Promise<boolean> {
+      authCache.delete(clientId);
       const result = await db
         .updateTable('credentials')
         .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(at)) }))

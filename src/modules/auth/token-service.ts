@@ -113,7 +113,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       throw new AppError('AUTHENTICATION_FAILURE');
     }
     const clientId = claims.sub;
-    const credential = clientId ? await credentials.find(clientId) : undefined;
+    const credential = clientId ? await credentials.findForAuth(clientId) : undefined;
     if (!credential || credential.revokedAt || credential.environment !== base.environment) {
       throw new AppError('AUTHENTICATION_FAILURE', 'The credential of this token was revoked');
     }
