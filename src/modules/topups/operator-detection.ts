@@ -133,7 +133,7 @@ function parse(text: string, country?: CountryCode): PhoneNumber | undefined {
  * @example
  * normalizePhone('08031234567', 'NG');     // { e164: '+2348031234567', nationalNumber: '8031234567', valid: true, countryMatches: true, ... }
  * normalizePhone('234 803 123 4567', 'NG'); // same number
- * normalizePhone('+44 7911 123456', 'NG');  // { e164: '+447911123456', valid: true, countryMatches: false, countryIso: 'GB', ... }
+ * normalizePhone('+44 7400 123456', 'NG');  // { e164: '+447400123456', valid: true, countryMatches: false, countryIso: 'GB', ... }
  * normalizePhone('hello', 'NG');            // null
  */
 export function normalizePhone(phone: string, countryIso: string): NormalizedPhone | null {
@@ -159,10 +159,14 @@ export function normalizePhone(phone: string, countryIso: string): NormalizedPho
   if (intl) candidates.push(intl);
   if (candidates.length === 0) return null;
 
-  const best =
-    candidates.find((c) => c.isValid() && c.country === iso) ??
-    candidates.find((c) => c.isValid()) ??
-    national ??
-    candidates[0];
+  // prefer valid, then the asked country, then a mobile number; on a tie the national reading wins
+  // (e.g. DE "4915112345678" is a valid fixed line nationally, but a mobile number with +49)
+  const score = (c: PhoneNumber) => {
+    if (!c.isValid()) return 0;
+    const type = c.getType();
+    return 4 + (c.country === iso ? 2 : 0) + (type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE' ? 1 : 0);
+  };
+  let best = candidates[0];
+  for (const c of candidates.slice(1)) if (score(c) > score(best)) best = c;
   return toResult(best, iso);
 }
