@@ -6,12 +6,13 @@ import { ERROR_CODES } from './http/error-codes.ts';
 import { errorDocsPage } from './http/error-docs.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
+import { createOpenApiRegistry, docsRoutes } from './http/openapi.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { newRequestId } from './lib/ids.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
 import { tokenRoutes } from './modules/auth/index.ts';
-import { GIFTCARDS_DEFAULT_SCOPE, giftcardRoutes } from './modules/giftcards/index.ts';
+import { catalogAdminRoutes, GIFTCARDS_DEFAULT_SCOPE, giftcardRoutes } from './modules/giftcards/index.ts';
 import { fxAdminRoutes } from './modules/reference/index.ts';
 import { TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
 import type { Services } from './services.ts';
@@ -64,6 +65,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installErrorHandling(app, docsUrl);
   installTransportHooks(app);
+  const openapi = createOpenApiRegistry(app);
+
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     JSON_CONTENT_TYPE,
@@ -77,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         done(null, Object.fromEntries(new URLSearchParams(body as string)));
       });
       tokenRoutes(auth, services.tokens);
+      docsRoutes(auth, openapi, 'auth', bases.all);
     },
     { prefix: MOUNTS.auth },
   );
@@ -85,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (giftcards) => {
       installAuthHook(giftcards, services.tokens, GIFTCARDS_DEFAULT_SCOPE);
       giftcardRoutes(giftcards, services);
+      docsRoutes(giftcards, openapi, 'giftcards', bases.all, GIFTCARDS_DEFAULT_SCOPE);
     },
     { prefix: MOUNTS.giftcards },
   );
@@ -93,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (topups) => {
       installAuthHook(topups, services.tokens, TOPUPS_DEFAULT_SCOPE);
       topupRoutes(topups, services);
+      docsRoutes(topups, openapi, 'topups', bases.all, TOPUPS_DEFAULT_SCOPE);
     },
     { prefix: MOUNTS.topups },
   );
@@ -102,6 +108,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       installAdminAuth(admin, deps.adminKey);
       accountAdminRoutes(admin, services.accounts, services.ledger);
       fxAdminRoutes(admin, services.fx);
+      catalogAdminRoutes(admin, services.giftcards.catalog);
+      docsRoutes(admin, openapi, 'admin', bases.all);
     },
     { prefix: MOUNTS.admin },
   );

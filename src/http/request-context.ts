@@ -16,6 +16,8 @@ export interface Principal {
 export interface RouteAccess {
   /** Scope the token must carry; `null` for public routes (the token endpoint, docs). */
   scope?: string | null;
+  /** Docs pages answer HTML whatever the product's media type: no Accept check, no token. */
+  docs?: boolean;
 }
 
 declare module 'fastify' {

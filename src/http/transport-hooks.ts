@@ -18,7 +18,11 @@ export function installTransportHooks(app: FastifyInstance) {
       );
     }
     const base = request.base;
-    if (base && (base.kind === 'giftcards' || base.kind === 'topups')) {
+    if (
+      base &&
+      (base.kind === 'giftcards' || base.kind === 'topups') &&
+      !request.routeOptions.config.access?.docs
+    ) {
       checkAccept(request.headers.accept, base.kind);
     }
   });

@@ -9,6 +9,7 @@ import { listenHttpsOnly } from '../../src/http/listener.ts';
 import { loadTls } from '../../src/http/tls.ts';
 import { offsetClock } from '../../src/lib/clock.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
+import { type ContractChecker, createContractChecker } from './contract.ts';
 import { CACHE_DIR, createPostgresDatabase, loadPgliteTemplate, postgresAvailable } from './templates.ts';
 
 /**
@@ -107,8 +108,47 @@ export interface CallOptions {
 
 export type HttpClient = ReturnType<typeof createHttpClient>;
 
+/** Which published document describes a path, and the path below its base. */
+const BASE_PREFIXES: [string, string][] = [
+  ['/giftcards-sandbox', 'giftcards'],
+  ['/giftcards', 'giftcards'],
+  ['/topups-sandbox', 'topups'],
+  ['/topups', 'topups'],
+  ['/auth', 'auth'],
+  ['/admin', 'admin'],
+];
+
+function baseOf(path: string): { kind: string; rest: string } | null {
+  const bare = path.split('?')[0];
+  for (const [prefix, kind] of BASE_PREFIXES) {
+    if (bare === prefix || bare.startsWith(`${prefix}/`))
+      return { kind, rest: bare.slice(prefix.length) || '/' };
+  }
+  return null;
+}
+
+/** Off with CONTRACT=off; otherwise every answer is checked against the server's OpenAPI documents. */
+const CONTRACT = process.env.CONTRACT !== 'off';
+
 export function createHttpClient(baseUrl: string, ca: string) {
   const dispatcher = new Agent({ connect: { ca }, connections: 64 });
+  let checker: Promise<ContractChecker> | null = null;
+  const loadChecker = () => {
+    checker ??= (async () => {
+      const docs: Record<string, any> = {};
+      for (const [prefix, kind] of [
+        ['/auth', 'auth'],
+        ['/giftcards-sandbox', 'giftcards'],
+        ['/topups-sandbox', 'topups'],
+        ['/admin', 'admin'],
+      ]) {
+        const res = await request(`${baseUrl}${prefix}/openapi.json`, { dispatcher });
+        docs[kind] = await res.body.json();
+      }
+      return createContractChecker(docs);
+    })();
+    return checker;
+  };
   async function call<T = any>(method: string, path: string, o: CallOptions = {}): Promise<Answer<T>> {
     const headers: Record<string, string> = { accept: 'application/json', ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
@@ -128,6 +168,22 @@ export function createHttpClient(baseUrl: string, ca: string) {
     try {
       parsed = text ? JSON.parse(text) : null;
     } catch {}
+    const base = CONTRACT ? baseOf(path) : null;
+    if (base && !base.rest.endsWith('/openapi.json') && !base.rest.endsWith('/docs')) {
+      const violation = (await loadChecker()).check(
+        base.kind,
+        method,
+        base.rest,
+        response.statusCode,
+        parsed,
+        String(response.headers['content-type'] ?? ''),
+      );
+      if (violation) {
+        throw new Error(
+          `contract: ${violation.method} ${path} answered ${violation.status}, which the OpenAPI document does not describe: ${violation.problem}\n${text.slice(0, 500)}`,
+        );
+      }
+    }
     return { status: response.statusCode, headers: response.headers, body: parsed as T, text };
   }
   return {

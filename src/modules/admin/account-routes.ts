@@ -4,6 +4,17 @@ import { pagingQuery, toLimitOffset } from '../../http/paging.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { Ledger } from '../ledger/index.ts';
+import {
+  Account,
+  AccountDetail,
+  AccountPage,
+  Audit,
+  BalanceChange,
+  CreatedAccount,
+  CreatedCredential,
+  LedgerPage,
+  RevokedCredential,
+} from './admin-schemas.ts';
 
 /**
  * The operator's account management (decisions §8): accounts, credentials, funding and adjustments.
@@ -43,34 +54,46 @@ const BalanceChangeBody = Type.Object(
 );
 
 export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsService, ledger: Ledger) {
-  app.post('/accounts', { schema: { body: CreateAccountBody } }, async (request) => {
-    const body = request.body as Static<typeof CreateAccountBody>;
-    return accounts.create({
-      name: body.name,
-      currencyCode: body.currency,
-      countryCode: body.country,
-      environment: body.environment,
-      fund: body.fund,
-      dailyCountLimit: body.dailyCountLimit,
-      dailyAmountLimit: body.dailyAmountLimit,
-      scopes: body.scopes,
-    });
-  });
+  app.post(
+    '/accounts',
+    { schema: { body: CreateAccountBody, response: { 200: CreatedAccount } } },
+    async (request) => {
+      const body = request.body as Static<typeof CreateAccountBody>;
+      return accounts.create({
+        name: body.name,
+        currencyCode: body.currency,
+        countryCode: body.country,
+        environment: body.environment,
+        fund: body.fund,
+        dailyCountLimit: body.dailyCountLimit,
+        dailyAmountLimit: body.dailyAmountLimit,
+        scopes: body.scopes,
+      });
+    },
+  );
 
-  app.get('/accounts', { schema: { querystring: Type.Object(pagingQuery(200)) } }, async (request) => {
-    const page = toLimitOffset(request.query as { page?: number; size?: number });
-    const { items, total } = await accounts.list(page);
-    return { items, total, page: page.page, size: page.size };
-  });
+  app.get(
+    '/accounts',
+    { schema: { querystring: Type.Object(pagingQuery(200)), response: { 200: AccountPage } } },
+    async (request) => {
+      const page = toLimitOffset(request.query as { page?: number; size?: number });
+      const { items, total } = await accounts.list(page);
+      return { items, total, page: page.page, size: page.size };
+    },
+  );
 
-  app.get('/accounts/:accountId', { schema: { params: AccountIdParams } }, async (request) => {
-    const { accountId } = request.params as Static<typeof AccountIdParams>;
-    return accounts.describe(accountId);
-  });
+  app.get(
+    '/accounts/:accountId',
+    { schema: { params: AccountIdParams, response: { 200: AccountDetail } } },
+    async (request) => {
+      const { accountId } = request.params as Static<typeof AccountIdParams>;
+      return accounts.describe(accountId);
+    },
+  );
 
   app.patch(
     '/accounts/:accountId',
-    { schema: { params: AccountIdParams, body: UpdateAccountBody } },
+    { schema: { params: AccountIdParams, body: UpdateAccountBody, response: { 200: Account } } },
     async (request) => {
       const { accountId } = request.params as Static<typeof AccountIdParams>;
       return accounts.update(accountId, request.body as Static<typeof UpdateAccountBody>);
@@ -81,10 +104,14 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
     ['deactivate', 'INACTIVE'],
     ['activate', 'ACTIVE'],
   ] as const) {
-    app.post(`/accounts/:accountId/${action}`, { schema: { params: AccountIdParams } }, async (request) => {
-      const { accountId } = request.params as Static<typeof AccountIdParams>;
-      return accounts.update(accountId, { status });
-    });
+    app.post(
+      `/accounts/:accountId/${action}`,
+      { schema: { params: AccountIdParams, response: { 200: Account } } },
+      async (request) => {
+        const { accountId } = request.params as Static<typeof AccountIdParams>;
+        return accounts.update(accountId, { status });
+      },
+    );
   }
 
   const CredentialBody = Type.Object(
@@ -93,7 +120,7 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
   );
   app.post(
     '/accounts/:accountId/credentials',
-    { schema: { params: AccountIdParams, body: CredentialBody } },
+    { schema: { params: AccountIdParams, body: CredentialBody, response: { 200: CreatedCredential } } },
     async (request) => {
       const { accountId } = request.params as Static<typeof AccountIdParams>;
       const body = request.body as Static<typeof CredentialBody>;
@@ -102,9 +129,13 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
   );
 
   const ClientParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 200 }) });
-  app.post('/credentials/:clientId/revoke', { schema: { params: ClientParams } }, async (request) => {
-    return accounts.revokeCredential((request.params as Static<typeof ClientParams>).clientId);
-  });
+  app.post(
+    '/credentials/:clientId/revoke',
+    { schema: { params: ClientParams, response: { 200: RevokedCredential } } },
+    async (request) => {
+      return accounts.revokeCredential((request.params as Static<typeof ClientParams>).clientId);
+    },
+  );
 
   for (const [action, kind] of [
     ['fund', 'FUNDING'],
@@ -112,7 +143,7 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
   ] as const) {
     app.post(
       `/accounts/:accountId/${action}`,
-      { schema: { params: AccountIdParams, body: BalanceChangeBody } },
+      { schema: { params: AccountIdParams, body: BalanceChangeBody, response: { 200: BalanceChange } } },
       async (request) => {
         const { accountId } = request.params as Static<typeof AccountIdParams>;
         const body = request.body as Static<typeof BalanceChangeBody>;
@@ -124,7 +155,7 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
   const LedgerQuery = Type.Object({ environment: Environment, ...pagingQuery(200) });
   app.get(
     '/accounts/:accountId/ledger',
-    { schema: { params: AccountIdParams, querystring: LedgerQuery } },
+    { schema: { params: AccountIdParams, querystring: LedgerQuery, response: { 200: LedgerPage } } },
     async (request) => {
       const { accountId } = request.params as Static<typeof AccountIdParams>;
       const query = request.query as Static<typeof LedgerQuery>;
@@ -145,5 +176,7 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
   );
 
   /** The ledger audit: every balance whose amount differs from the sum of its entries (empty when sound). */
-  app.get('/ledger/audit', async () => ({ discrepancies: await ledger.discrepancies() }));
+  app.get('/ledger/audit', { schema: { response: { 200: Audit } } }, async () => ({
+    discrepancies: await ledger.discrepancies(),
+  }));
 }

@@ -10,6 +10,7 @@ import { AppError } from '../../http/error-codes.ts';
 export function installAdminAuth(app: FastifyInstance, adminKey: string) {
   const expected = createHash('sha256').update(adminKey).digest();
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.access?.docs) return;
     const header = request.headers['x-admin-key'];
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     const given = (Array.isArray(header) ? header[0] : header) ?? bearer;

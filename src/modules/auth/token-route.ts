@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { TokenRequest, TokenService } from './token-service.ts';
 
 /**
@@ -6,10 +7,20 @@ import type { TokenRequest, TokenService } from './token-service.ts';
  * OAuth body `{error, error_description}` (see OAuthError in the error handler), not the envelope.
  */
 export function tokenRoutes(app: FastifyInstance, tokens: TokenService) {
-  app.post('/oauth/token', { config: { access: { scope: null } } }, async (request, reply) => {
-    const body = (request.body ?? {}) as TokenRequest;
-    const answer = await tokens.issue(typeof body === 'object' ? body : {});
-    reply.header('Cache-Control', 'no-store');
-    return answer;
+  const Token = Type.Object({
+    access_token: Type.String(),
+    scope: Type.String({ description: 'Space-separated scopes of this product' }),
+    expires_in: Type.Integer({ description: 'Lifetime in seconds' }),
+    token_type: Type.Literal('Bearer'),
   });
+  app.post(
+    '/oauth/token',
+    { schema: { response: { 200: Token } }, config: { access: { scope: null } } },
+    async (request, reply) => {
+      const body = (request.body ?? {}) as TokenRequest;
+      const answer = await tokens.issue(typeof body === 'object' ? body : {});
+      reply.header('Cache-Control', 'no-store');
+      return answer;
+    },
+  );
 }

@@ -18,7 +18,9 @@ const Body = Type.Object(
 );
 
 export function fxAdminRoutes(app: FastifyInstance, fx: Fx) {
-  app.get('/fx-rates', async () => ({
+  const Rate = Type.Object({ currencyCode: Type.String(), unitsPerUsd: Type.Number(), asOf: Type.String() });
+  const Rates = Type.Object({ marginPercent: Type.Number(), rates: Type.Array(Rate) });
+  app.get('/fx-rates', { schema: { response: { 200: Rates } } }, async () => ({
     marginPercent: fx.marginPercent().toNumber(),
     rates: (await fx.list()).map((r) => ({
       currencyCode: r.currencyCode,
@@ -26,15 +28,19 @@ export function fxAdminRoutes(app: FastifyInstance, fx: Fx) {
       asOf: formatDateTime(r.asOf),
     })),
   }));
-  app.put('/fx-rates/:currencyCode', { schema: { params: Params, body: Body } }, async (request) => {
-    const { currencyCode } = request.params as Static<typeof Params>;
-    const body = request.body as Static<typeof Body>;
-    const asOf = body.asOf === undefined ? undefined : parseDateTime(body.asOf);
-    if (asOf === null)
-      throw new AppError('INVALID_REQUEST', 'asOf must be yyyy-MM-dd HH:mm:ss', [
-        { field: 'asOf', issue: 'bad format' },
-      ]);
-    const saved = await fx.set(currencyCode, String(body.unitsPerUsd), asOf);
-    return { ...saved, asOf: formatDateTime(saved.asOf) };
-  });
+  app.put(
+    '/fx-rates/:currencyCode',
+    { schema: { params: Params, body: Body, response: { 200: Rate } } },
+    async (request) => {
+      const { currencyCode } = request.params as Static<typeof Params>;
+      const body = request.body as Static<typeof Body>;
+      const asOf = body.asOf === undefined ? undefined : parseDateTime(body.asOf);
+      if (asOf === null)
+        throw new AppError('INVALID_REQUEST', 'asOf must be yyyy-MM-dd HH:mm:ss', [
+          { field: 'asOf', issue: 'bad format' },
+        ]);
+      const saved = await fx.set(currencyCode, String(body.unitsPerUsd), asOf);
+      return { ...saved, asOf: formatDateTime(saved.asOf) };
+    },
+  );
 }
