@@ -148,6 +148,41 @@ export const SETTINGS = {
     'Margin added to every currency conversion, percent (e.g. 1.5).',
     '0',
   ),
+  giftcardSmsFee: setting(
+    'GIFTCARD_SMS_FEE',
+    decimalText(0, 100),
+    'Gift cards: fee per card, in USD, when recipientPhoneDetails is given (converted to the account currency).',
+    '0.10',
+  ),
+  orderMaxQuantity: setting(
+    'ORDER_MAX_QUANTITY',
+    integer(1, 1000),
+    'Gift cards: most cards in one order.',
+    '10',
+  ),
+  cardCodesKey: setting(
+    'CARD_CODES_KEY',
+    text,
+    'AES-256-GCM key for stored redeem codes (base64, 32 bytes); unset: generated into DATA_DIR/card-codes.key.',
+  ),
+  sandboxProcessingSeconds: setting(
+    'SANDBOX_PROCESSING_SECONDS',
+    integer(0, 86_400),
+    'Sandbox gift cards: how long test products 21 and 24 stay PROCESSING / FAILED.',
+    '5',
+  ),
+  sandboxPreOrderSeconds: setting(
+    'SANDBOX_PREORDER_SECONDS',
+    integer(0, 86_400),
+    'Sandbox gift cards: how long a pre-order of test product 22 stays PENDING.',
+    '30',
+  ),
+  fulfilmentPollMs: setting(
+    'FULFILMENT_POLL_MS',
+    integer(100, 3_600_000),
+    'How often the fulfilment poller looks for orders whose next step is due, milliseconds.',
+    '1000',
+  ),
   bootstrapSandbox: setting(
     'BOOTSTRAP_SANDBOX_ACCOUNT',
     boolean,
@@ -202,6 +237,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.tokenSigningKey !== undefined && config.tokenSigningKey.length < 32) {
     problems.push('TOKEN_SIGNING_KEY: use at least 32 characters');
+  }
+  if (config.cardCodesKey !== undefined && Buffer.from(config.cardCodesKey, 'base64').length !== 32) {
+    problems.push('CARD_CODES_KEY: expected 32 bytes, base64-encoded (openssl rand -base64 32)');
   }
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

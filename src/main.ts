@@ -71,11 +71,14 @@ async function main() {
     bases: runtime.bases.all,
   });
 
+  runtime.services.giftcards.poller.start();
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
+    await runtime.services.giftcards.poller.stop();
     await close();
     await runtime.db.close();
     process.exit(0);

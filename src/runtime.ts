@@ -42,5 +42,6 @@ export async function openRuntime(config: Config, clock: Clock, db?: Db): Promis
     tokenSigningKey: new TextEncoder().encode(signingKey),
   });
   await services.fx.seed();
+  await services.giftcards.catalog.seed();
   return { config, db: database, bases, services, adminKey, adminKeyPath };
 }

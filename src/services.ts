@@ -4,6 +4,7 @@ import type { BaseRouter } from './http/bases.ts';
 import type { Clock } from './lib/clock.ts';
 import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
+import { createGiftcardServices } from './modules/giftcards/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
 import { createFx, loadCountries } from './modules/reference/index.ts';
 
@@ -39,7 +40,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   });
   const countries = loadCountries();
   const fx = createFx(db.kysely, clock, config.fxMarginPercent);
-  return { ledger, accounts, tokens, countries, fx };
+  const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries });
+  return { ledger, accounts, tokens, countries, fx, giftcards };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -62,9 +62,134 @@ export interface FxRatesTable {
 }
 
 export interface Database {
+  giftcard_categories: GiftcardCategoriesTable;
+  giftcard_brands: GiftcardBrandsTable;
+  giftcard_products: GiftcardProductsTable;
+  giftcard_denominations: GiftcardDenominationsTable;
+  giftcard_transactions: GiftcardTransactionsTable;
+  giftcard_cards: GiftcardCardsTable;
   fx_rates: FxRatesTable;
   accounts: AccountsTable;
   credentials: CredentialsTable;
   balances: BalancesTable;
   ledger_entries: LedgerEntriesTable;
+}
+
+// Gift cards (migration 0003).
+export type GiftcardStatus = 'PENDING' | 'PROCESSING' | 'SUCCESSFUL' | 'FAILED' | 'REFUNDED';
+
+export interface GiftcardCategoriesTable {
+  id: number;
+  name: string;
+}
+
+export interface GiftcardBrandsTable {
+  id: number;
+  name: string;
+  category_id: number;
+  redeem_concise: string;
+  redeem_verbose: string;
+  logo_url: string;
+}
+
+export interface GiftcardProductsTable {
+  id: number;
+  name: string;
+  brand_id: number;
+  category_id: number;
+  country_code: string;
+  global: boolean;
+  supports_pre_order: boolean;
+  status: 'ACTIVE' | 'INACTIVE';
+  denomination_type: 'FIXED' | 'RANGE';
+  recipient_currency_code: string;
+  min_recipient_denomination: Numeric | null;
+  max_recipient_denomination: Numeric | null;
+  sender_fee: Numeric;
+  sender_fee_percentage: Numeric;
+  discount_percentage: Numeric;
+  user_id_required: boolean;
+  logo_urls: string[];
+  redeem_concise: string | null;
+  redeem_verbose: string | null;
+}
+
+export interface GiftcardDenominationsTable {
+  product_id: number;
+  amount: Numeric;
+}
+
+export interface GiftcardTransactionsTable {
+  id: number;
+  account_id: number;
+  environment: Environment;
+  status: GiftcardStatus;
+  product_id: number;
+  product_name: string;
+  country_code: string;
+  brand_id: number;
+  brand_name: string;
+  quantity: number;
+  unit_price: Numeric;
+  total_price: Numeric;
+  recipient_currency_code: string;
+  currency_code: string;
+  sender_unit_price: Numeric;
+  amount: Numeric;
+  fee: Numeric;
+  discount: Numeric;
+  sms_fee: Numeric;
+  total_fee: Numeric;
+  old_balance: Numeric;
+  new_balance: Numeric;
+  balance_updated_at: ColumnType<Date, Date | string, Date | string>;
+  custom_identifier: string | null;
+  pre_ordered: boolean;
+  sender_name: string;
+  recipient_email: string | null;
+  recipient_phone: string | null;
+  recipient_phone_country: string | null;
+  user_id: string | null;
+  created_at: ColumnType<Date, Date | string, never>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+  next_check_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface GiftcardCardsTable {
+  transaction_id: number;
+  position: number;
+  card_number: string;
+  pin_code: string;
+}
+
+// Top-ups (migration 0004).
+export type TopupStatus = 'PROCESSING' | 'SUCCESSFUL' | 'REFUNDED';
+
+export interface TopupTransactionsTable {
+  id: Generated<number>;
+  account_id: number;
+  environment: Environment;
+  status: TopupStatus;
+  operator_id: number;
+  operator_name: string;
+  country_code: string;
+  recipient_phone: string | null;
+  recipient_email: string | null;
+  sender_phone: string | null;
+  custom_identifier: string | null;
+  requested_amount: Numeric;
+  requested_currency_code: string;
+  delivered_amount: Numeric;
+  delivered_currency_code: string;
+  discount: Numeric;
+  cost: Numeric;
+  old_balance: Numeric;
+  new_balance: Numeric;
+  balance_updated_at: ColumnType<Date, Date | string, Date | string>;
+  operator_transaction_id: string | null;
+  pin_detail: ColumnType<Record<string, string | null> | null, string | null, string | null>;
+  failure_reason: string | null;
+  created_at: ColumnType<Date, Date | string, never>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+  next_check_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }

@@ -13,9 +13,13 @@ export function formatDateTime(date: Date): string {
   );
 }
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+// Fields of one or two digits: Reloadly's Node SDK sends report dates unpadded ("2026-1-5 3:04:5").
+const DATE_TIME = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?)?$/;
 
-/** Parses `yyyy-MM-dd HH:mm:ss` (or a bare `yyyy-MM-dd`) as UTC; null when malformed or impossible. */
+/**
+ * Parses `yyyy-MM-dd HH:mm:ss` (or a bare `yyyy-MM-dd`, or fields without their leading zero) as
+ * UTC; null when malformed or impossible (2026-02-30).
+ */
 export function parseDateTime(text: string): Date | null {
   const m = DATE_TIME.exec(text.trim());
   if (!m) return null;

@@ -1,0 +1,64 @@
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import type { Ledger } from '../ledger/index.ts';
+import type { Countries, Fx } from '../reference/index.ts';
+import { catalogRepository } from './catalog/catalog-repository.ts';
+import { createCatalogService } from './catalog/catalog-service.ts';
+import { fulfilmentPoller } from './fulfilment/fulfilment-poller.ts';
+import { createSandboxSimulator } from './fulfilment/sandbox-simulator.ts';
+import { cardCodec, cardCodesKey } from './orders/card-codes.ts';
+import { createOrderService } from './orders/order-service.ts';
+import { ordersRepository } from './orders/orders-repository.ts';
+import { createTransactionReports } from './orders/transaction-reports.ts';
+
+/**
+ * The gift card service's objects from their explicit dependencies: the catalog, orders (with the
+ * sandbox simulator as the sandbox's provider; live has none yet), the reports and the poller.
+ */
+export interface GiftcardDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  accounts: AccountsService;
+  fx: Fx;
+  countries: Countries;
+}
+
+/** A generous bound on one fulfilment step: past it, the poller takes over an order left behind. */
+const RESCUE_AFTER_MS = 60_000;
+
+export function createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries }: GiftcardDeps) {
+  const catalog = createCatalogService({ repository: catalogRepository(db.kysely), fx, countries });
+  const codec = cardCodec(() => cardCodesKey(config.cardCodesKey, config.dataDir));
+  const repository = ordersRepository(db.kysely);
+  const orders = createOrderService({
+    db: db.kysely,
+    clock,
+    ledger,
+    accounts,
+    fx,
+    catalog,
+    repository,
+    codec,
+    providers: {
+      live: null,
+      sandbox: createSandboxSimulator({
+        processingMs: config.sandboxProcessingSeconds * 1000,
+        preOrderMs: config.sandboxPreOrderSeconds * 1000,
+      }),
+    },
+    settings: {
+      maxQuantity: config.orderMaxQuantity,
+      smsFeeUsd: config.giftcardSmsFee,
+      rescueAfterMs: RESCUE_AFTER_MS,
+    },
+  });
+  const reports = createTransactionReports({ repository, codec });
+  const poller = fulfilmentPoller(() => orders.runDue(), config.fulfilmentPollMs);
+  return { catalog, orders, reports, poller };
+}
+
+export type GiftcardServices = ReturnType<typeof createGiftcardServices>;

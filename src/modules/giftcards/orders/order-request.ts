@@ -1,0 +1,117 @@
+import type { CountryCode } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { type Static, Type } from 'typebox';
+import { AppError, type ErrorDetail } from '../../../http/error-codes.ts';
+import { dec } from '../../../lib/money.ts';
+import type { CatalogEntry } from '../catalog/product-view.ts';
+
+/**
+ * The body of `POST /orders` (giftcards.md) and every rule of its table that a schema cannot say:
+ * the price offered, the quantity bounds, the user id some products need, e-mail and E.164 phone.
+ * Optional fields may also be sent as null, as some clients do.
+ */
+const orNull = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
+  Type.Optional(Type.Union([t, Type.Null()]));
+
+export const OrderBody = Type.Object({
+  productId: Type.Integer({ minimum: 1 }),
+  quantity: Type.Integer(),
+  unitPrice: Type.Number(),
+  senderName: Type.String(),
+  customIdentifier: orNull(Type.String()),
+  preOrder: orNull(Type.Boolean()),
+  productAdditionalRequirements: orNull(Type.Object({ userId: orNull(Type.String()) })),
+  recipientEmail: orNull(Type.String()),
+  recipientPhoneDetails: orNull(Type.Object({ countryCode: Type.String(), phoneNumber: Type.String() })),
+});
+export type OrderBody = Static<typeof OrderBody>;
+
+export interface CheckedOrder {
+  unitPrice: string;
+  userId: string | null;
+  customIdentifier: string | null;
+  senderName: string;
+  recipientEmail: string | null;
+  /** E.164 with its '+' */
+  phone: { e164: string; countryCode: string } | null;
+  preOrder: boolean;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+export const MAX_CUSTOM_IDENTIFIER = 150;
+const MAX_SENDER_NAME = 200;
+
+/** Throws 400 INVALID_REQUEST naming every field that breaks a rule. */
+export function checkOrder(body: OrderBody, product: CatalogEntry, maxQuantity: number): CheckedOrder {
+  const problems: ErrorDetail[] = [];
+  if (body.quantity < 1 || body.quantity > maxQuantity) {
+    problems.push({ field: 'quantity', issue: `must be from 1 to ${maxQuantity}` });
+  }
+  const price = dec(body.unitPrice);
+  if (product.denominationType === 'FIXED') {
+    if (!product.fixedRecipientDenominations.some((d) => dec(d).equals(price))) {
+      problems.push({
+        field: 'unitPrice',
+        issue: `not offered; one of ${product.fixedRecipientDenominations.join(', ')} ${product.recipientCurrencyCode}`,
+      });
+    }
+  } else {
+    const min = dec(product.minRecipientDenomination ?? 0);
+    const max = dec(product.maxRecipientDenomination ?? 0);
+    if (price.lt(min) || price.gt(max) || price.decimalPlaces() > 2) {
+      problems.push({
+        field: 'unitPrice',
+        issue: `must be from ${min.toFixed()} to ${max.toFixed()} ${product.recipientCurrencyCode}, at most 2 decimals`,
+      });
+    }
+  }
+  const senderName = body.senderName.trim();
+  if (senderName.length === 0 || senderName.length > MAX_SENDER_NAME) {
+    problems.push({ field: 'senderName', issue: `required, 1 to ${MAX_SENDER_NAME} characters` });
+  }
+  const customIdentifier = body.customIdentifier ?? null;
+  if (
+    customIdentifier !== null &&
+    (customIdentifier.length === 0 || customIdentifier.length > MAX_CUSTOM_IDENTIFIER)
+  ) {
+    problems.push({ field: 'customIdentifier', issue: `1 to ${MAX_CUSTOM_IDENTIFIER} characters` });
+  }
+  const userId = body.productAdditionalRequirements?.userId?.trim() || null;
+  if (product.userIdRequired && !userId) {
+    problems.push({ field: 'productAdditionalRequirements.userId', issue: 'required by this product' });
+  }
+  const recipientEmail = body.recipientEmail ?? null;
+  if (recipientEmail !== null && (!EMAIL.test(recipientEmail) || recipientEmail.length > 254)) {
+    problems.push({ field: 'recipientEmail', issue: 'not an e-mail address' });
+  }
+  let phone: CheckedOrder['phone'] = null;
+  if (body.recipientPhoneDetails) {
+    const { countryCode, phoneNumber } = body.recipientPhoneDetails;
+    const country = countryCode.toUpperCase();
+    const parsed = /^[A-Z]{2}$/.test(country)
+      ? parsePhoneNumberFromString(phoneNumber, country as CountryCode)
+      : undefined;
+    if (!parsed?.isValid() || parsed.country !== country) {
+      problems.push({
+        field: 'recipientPhoneDetails.phoneNumber',
+        issue: `not a valid E.164 number of ${countryCode}`,
+      });
+    } else {
+      phone = { e164: parsed.number, countryCode: country };
+    }
+  }
+  const preOrder = body.preOrder === true;
+  if (preOrder && !product.supportsPreOrder) {
+    problems.push({ field: 'preOrder', issue: 'this product does not support pre-orders' });
+  }
+  if (problems.length > 0) throw new AppError('INVALID_REQUEST', 'The order is invalid', problems);
+  return {
+    unitPrice: price.toFixed(),
+    userId,
+    customIdentifier,
+    senderName,
+    recipientEmail,
+    phone,
+    preOrder,
+  };
+}

@@ -1,0 +1,210 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import { AppError } from '../../../http/error-codes.ts';
+import type { Principal } from '../../../http/request-context.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import { dec, roundToMinor } from '../../../lib/money.ts';
+import type { AccountsService } from '../../accounts/index.ts';
+import type { Ledger } from '../../ledger/index.ts';
+import type { Fx } from '../../reference/index.ts';
+import type { CatalogService } from '../catalog/catalog-service.ts';
+import type { FulfilmentProvider } from '../fulfilment/provider.ts';
+import type { CardCodec } from './card-codes.ts';
+import { priceOrder } from './order-pricing.ts';
+import { checkOrder, type OrderBody } from './order-request.ts';
+import { applyStep, FINAL_STATES } from './order-states.ts';
+import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
+import { transactionView } from './transaction-view.ts';
+
+/**
+ * Placing gift card orders and moving them on. An order is validated, priced (order-pricing.ts),
+ * then written together with its ledger debit in one database transaction; after the commit the
+ * environment's provider takes one fulfilment step at once (most sandbox orders finish there). An
+ * order that is not final keeps a `next_check_at`, and the poller (`runDue`) takes the next steps,
+ * so a restart loses nothing. Live has no provider in this version: live orders are refused (422)
+ * before anything is debited (decisions §7).
+ */
+export interface OrderServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  ledger: Ledger;
+  accounts: AccountsService;
+  fx: Fx;
+  catalog: CatalogService;
+  repository: OrdersRepository;
+  codec: CardCodec;
+  providers: { live: FulfilmentProvider | null; sandbox: FulfilmentProvider | null };
+  settings: { maxQuantity: number; smsFeeUsd: string; rescueAfterMs: number };
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+function isCustomIdentifierClash(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  return (
+    e?.code === UNIQUE_VIOLATION &&
+    `${e.constraint ?? ''} ${e.message ?? ''}`.includes('giftcard_transactions_custom_identifier')
+  );
+}
+
+export function createOrderService(deps: OrderServiceDeps) {
+  const { db, clock, ledger, accounts, fx, catalog, repository, codec } = deps;
+
+  async function place(principal: Principal, body: OrderBody) {
+    const { accountId, environment } = principal;
+    const product = await catalog.find(environment, body.productId);
+    const order = checkOrder(body, product, deps.settings.maxQuantity);
+    const account = await accounts.require(accountId);
+    if (account.status !== 'ACTIVE') throw new AppError('INACTIVE_ACCOUNT');
+    const provider = deps.providers[environment];
+    if (!provider) {
+      throw new AppError(
+        'UNPROCCESSABLE_ENTITY',
+        `Product ${product.productId} has no ${environment} fulfilment provider and cannot be ordered; nothing was debited`,
+      );
+    }
+    if (!provider.inStock(product.productId) && !order.preOrder) {
+      throw new AppError(
+        'UNPROCCESSABLE_ENTITY',
+        `Product ${product.productId} is out of stock; order it with preOrder: true to be served when it is back`,
+      );
+    }
+    if (
+      order.customIdentifier !== null &&
+      (await repository.customIdentifierUsed(
+        accountId,
+        environment,
+        product.productId,
+        order.customIdentifier,
+      ))
+    ) {
+      throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+    }
+
+    const currency = account.currencyCode;
+    const prices = await catalog.pricesOf(product, currency);
+    const senderUnitPrice =
+      product.denominationType === 'FIXED'
+        ? [...prices.fixed.entries()].find(([r]) => dec(r).equals(order.unitPrice))?.[1]
+        : roundToMinor(await fx.cost(order.unitPrice, product.recipientCurrencyCode, currency), currency);
+    const smsFeePerCard = order.phone
+      ? roundToMinor(await fx.cost(deps.settings.smsFeeUsd, 'USD', currency), currency)
+      : null;
+    if (!senderUnitPrice || senderUnitPrice.lte(0)) {
+      throw new AppError('UNPROCCESSABLE_ENTITY', `This price is too small to be charged in ${currency}`);
+    }
+    const price = priceOrder({
+      quantity: body.quantity,
+      senderUnitPrice,
+      senderFee: prices.senderFee,
+      senderFeePercentage: product.senderFeePercentage,
+      discountPercentage: product.discountPercentage,
+      smsFeePerCard: smsFeePerCard?.gt(0) ? smsFeePerCard : null,
+      currencyCode: currency,
+    });
+
+    const now = clock.now();
+    let id: number;
+    try {
+      id = await db.transaction().execute(async (trx) => {
+        const transactionId = await repository.nextId(trx);
+        const debit = await ledger.debitOrder(trx, {
+          accountId,
+          environment,
+          amount: price.amount,
+          product: 'giftcards',
+          transactionId,
+          reason: `gift card order ${transactionId}`,
+          limits: {
+            count: account.dailyCountLimit,
+            amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
+          },
+        });
+        await repository.insert(trx, {
+          id: transactionId,
+          account_id: accountId,
+          environment,
+          status: 'PENDING',
+          product_id: product.productId,
+          product_name: product.productName,
+          country_code: product.countryCode,
+          brand_id: product.brandId,
+          brand_name: product.brandName,
+          quantity: body.quantity,
+          unit_price: order.unitPrice,
+          total_price: dec(order.unitPrice).times(body.quantity).toFixed(),
+          recipient_currency_code: product.recipientCurrencyCode,
+          currency_code: currency,
+          sender_unit_price: price.senderUnitPrice.toFixed(),
+          amount: price.amount.toFixed(),
+          fee: price.fee.toFixed(),
+          discount: price.discount.toFixed(),
+          sms_fee: price.smsFee.toFixed(),
+          total_fee: price.totalFee.toFixed(),
+          old_balance: debit.oldBalance.toFixed(),
+          new_balance: debit.newBalance.toFixed(),
+          balance_updated_at: debit.at,
+          custom_identifier: order.customIdentifier,
+          pre_ordered: order.preOrder,
+          sender_name: order.senderName,
+          recipient_email: order.recipientEmail,
+          recipient_phone: order.phone?.e164 ?? null,
+          recipient_phone_country: order.phone?.countryCode ?? null,
+          user_id: order.userId,
+          created_at: now,
+          // If this process stops before the first step, the poller takes the order from here.
+          next_check_at: new Date(now.getTime() + deps.settings.rescueAfterMs),
+        });
+        return transactionId;
+      });
+    } catch (error) {
+      if (isCustomIdentifierClash(error)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+      throw error;
+    }
+    // The order is accepted and paid: whatever its first step does, the caller gets its transaction.
+    const row = await step(id, false).catch(() => readRow(id));
+    return transactionView(row);
+  }
+
+  /** One fulfilment step of a transaction, on its locked row; `onlyIfDue` for the poller. */
+  async function step(id: number, onlyIfDue: boolean): Promise<TransactionRow> {
+    await db.transaction().execute(async (trx) => {
+      const row = await repository.lock(trx, id);
+      if (!row || FINAL_STATES.includes(row.status)) return;
+      const now = clock.now();
+      if (onlyIfDue && (row.next_check_at === null || row.next_check_at > now)) return;
+      const provider = deps.providers[row.environment];
+      if (!provider) return;
+      const next = provider.step(
+        {
+          transactionId: row.id,
+          productId: row.product_id,
+          quantity: row.quantity,
+          createdAt: row.created_at,
+          status: row.status,
+        },
+        now,
+      );
+      await applyStep(trx, { ledger, codec, clock }, row, next);
+    });
+    return readRow(id);
+  }
+
+  function readRow(id: number): Promise<TransactionRow> {
+    return db.selectFrom('giftcard_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  /** Takes the next step of every order whose `next_check_at` has come; returns how many it looked at. */
+  async function runDue(limit = 100): Promise<number> {
+    const ids = await repository.dueIds(clock.now(), limit);
+    for (const id of ids) {
+      // One broken order must not stop the others; it stays due and is retried on the next run.
+      await step(id, true).catch(() => undefined);
+    }
+    return ids.length;
+  }
+
+  return { place, runDue };
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;

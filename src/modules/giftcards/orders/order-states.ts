@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import type { Database, GiftcardStatus } from '../../../db/schema.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import { dec } from '../../../lib/money.ts';
+import type { Ledger } from '../../ledger/index.ts';
+import type { FulfilmentStep } from '../fulfilment/provider.ts';
+import type { CardCodec } from './card-codes.ts';
+import type { TransactionRow } from './orders-repository.ts';
+
+/**
+ * The gift card order state machine (decisions §6), the one place a transaction's status changes:
+ *
+ *   PENDING ──> PROCESSING ──> SUCCESSFUL
+ *                    │ ├─────> REFUNDED
+ *                    └──> FAILED ──> REFUNDED
+ *
+ * SUCCESSFUL and REFUNDED are final. Reaching SUCCESSFUL stores the encrypted cards; reaching
+ * REFUNDED posts the order's refund entry (the ledger's unique index makes it once only). Every
+ * change runs in the caller's database transaction on a locked row.
+ */
+const NEXT: Record<GiftcardStatus, GiftcardStatus[]> = {
+  PENDING: ['PROCESSING'],
+  PROCESSING: ['SUCCESSFUL', 'FAILED', 'REFUNDED'],
+  FAILED: ['REFUNDED'],
+  SUCCESSFUL: [],
+  REFUNDED: [],
+};
+
+export const FINAL_STATES: GiftcardStatus[] = ['SUCCESSFUL', 'REFUNDED'];
+
+export function canMove(from: GiftcardStatus, to: GiftcardStatus): boolean {
+  return NEXT[from].includes(to);
+}
+
+/** The states passed through from `from` to `to` (excluding `from`); null when `to` is not reachable. */
+export function pathTo(from: GiftcardStatus, to: GiftcardStatus): GiftcardStatus[] | null {
+  if (from === to) return [];
+  for (const next of NEXT[from]) {
+    const rest = pathTo(next, to);
+    if (rest) return [next, ...rest];
+  }
+  return null;
+}
+
+export interface StateDeps {
+  ledger: Ledger;
+  codec: CardCodec;
+  clock: Clock;
+}
+
+/**
+ * Applies a provider's step to a locked transaction row. A step that would go backwards (the
+ * provider says PROCESSING of a FAILED order) is refused: an Error, a bug, never a client's fault.
+ */
+export async function applyStep(
+  trx: Kysely<Database>,
+  deps: StateDeps,
+  row: TransactionRow,
+  step: FulfilmentStep,
+): Promise<GiftcardStatus> {
+  const path = pathTo(row.status, step.status);
+  if (!path)
+    throw new Error(`gift card transaction ${row.id}: no transition ${row.status} -> ${step.status}`);
+  const now = deps.clock.now();
+  if (step.status === 'SUCCESSFUL') {
+    const cards = await Promise.all(
+      step.cards.map(async (c, i) => ({
+        transaction_id: row.id,
+        position: i + 1,
+        card_number: await deps.codec.seal(c.cardNumber),
+        pin_code: await deps.codec.seal(c.pinCode),
+      })),
+    );
+    if (cards.length > 0) await trx.insertInto('giftcard_cards').values(cards).execute();
+  }
+  if (step.status === 'REFUNDED') {
+    await deps.ledger.refundOrder(trx, {
+      accountId: row.account_id,
+      environment: row.environment,
+      amount: dec(row.amount),
+      product: 'giftcards',
+      transactionId: row.id,
+      reason: 'gift card order refunded',
+    });
+  }
+  const nextCheckAt = 'nextCheckAt' in step ? step.nextCheckAt : null;
+  await trx
+    .updateTable('giftcard_transactions')
+    .set({ status: step.status, updated_at: now, next_check_at: nextCheckAt })
+    .where('id', '=', row.id)
+    .where('status', '=', row.status)
+    .execute();
+  return step.status;
+}

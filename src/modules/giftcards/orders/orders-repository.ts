@@ -1,0 +1,108 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, Environment, GiftcardTransactionsTable } from '../../../db/schema.ts';
+
+/**
+ * The SQL of gift card transactions and their cards. Every read is scoped to the caller's account
+ * and environment, so another account's id is simply not found.
+ */
+export type TransactionRow = Selectable<GiftcardTransactionsTable>;
+export type NewTransaction = Omit<TransactionRow, 'updated_at' | 'next_check_at'> & {
+  next_check_at: Date | null;
+};
+
+export interface ReportQuery {
+  customIdentifier?: string;
+  start?: Date;
+  end?: Date;
+  limit: number;
+  offset: number;
+}
+
+export function ordersRepository(db: Kysely<Database>) {
+  return {
+    async nextId(trx: Kysely<Database>): Promise<number> {
+      const row = await sql<{
+        id: string | number;
+      }>`SELECT nextval('giftcard_transaction_ids') AS id`.execute(trx);
+      return Number(row.rows[0].id);
+    },
+
+    async insert(trx: Kysely<Database>, row: NewTransaction): Promise<void> {
+      await trx
+        .insertInto('giftcard_transactions')
+        .values({ ...row, updated_at: row.created_at })
+        .execute();
+    },
+
+    async customIdentifierUsed(
+      accountId: number,
+      environment: Environment,
+      productId: number,
+      value: string,
+    ) {
+      const row = await db
+        .selectFrom('giftcard_transactions')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('environment', '=', environment)
+        .where('product_id', '=', productId)
+        .where('custom_identifier', '=', value)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async find(accountId: number, environment: Environment, id: number): Promise<TransactionRow | undefined> {
+      return db
+        .selectFrom('giftcard_transactions')
+        .selectAll()
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .where('environment', '=', environment)
+        .executeTakeFirst();
+    },
+
+    /** The row, locked for the caller's transaction (fulfilment steps). */
+    async lock(trx: Kysely<Database>, id: number): Promise<TransactionRow | undefined> {
+      return trx
+        .selectFrom('giftcard_transactions')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
+    async report(accountId: number, environment: Environment, q: ReportQuery): Promise<TransactionRow[]> {
+      let query = db
+        .selectFrom('giftcard_transactions')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('environment', '=', environment);
+      if (q.customIdentifier !== undefined) query = query.where('custom_identifier', '=', q.customIdentifier);
+      if (q.start) query = query.where('created_at', '>=', q.start);
+      if (q.end) query = query.where('created_at', '<=', q.end);
+      return query.orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
+    },
+
+    async dueIds(now: Date, limit: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom('giftcard_transactions')
+        .select('id')
+        .where('next_check_at', '<=', now)
+        .orderBy('next_check_at')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    async cards(transactionId: number) {
+      return db
+        .selectFrom('giftcard_cards')
+        .select(['card_number', 'pin_code'])
+        .where('transaction_id', '=', transactionId)
+        .orderBy('position')
+        .execute();
+    },
+  };
+}
+
+export type OrdersRepository = ReturnType<typeof ordersRepository>;

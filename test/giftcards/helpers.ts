@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Decimal } from 'decimal.js';
+import { AUDIENCES, type TestServer } from '../harness/server.ts';
+
+/**
+ * Helpers of the gift card suites: a funded sandbox account with its token, typed field checks
+ * against the spec's tables, and the seed files read directly (so expectations are computed
+ * independently of the server's code).
+ */
+export const ACCEPT = { accept: 'application/com.reloadly.giftcards-v1+json' };
+
+export async function giftcardClient(
+  server: TestServer,
+  account: {
+    currency?: string;
+    country?: string;
+    fund?: string | number;
+    environment?: 'live' | 'sandbox';
+  } = {},
+) {
+  const created = await server.admin.createAccount({
+    currency: 'USD',
+    country: 'US',
+    fund: 1000,
+    ...account,
+  });
+  const live = account.environment === 'live';
+  const token = await server.admin.token(
+    created,
+    live ? AUDIENCES.giftcardsLive : AUDIENCES.giftcardsSandbox,
+  );
+  const base = live ? '/giftcards' : '/giftcards-sandbox';
+  return {
+    account: created,
+    token,
+    get: (path: string) => server.http.get(`${base}${path}`, { token, headers: ACCEPT }),
+    post: (path: string, body: unknown) =>
+      server.http.post(`${base}${path}`, body, { token, headers: ACCEPT }),
+  };
+}
+
+export type FieldType =
+  | 'integer'
+  | 'number'
+  | 'string'
+  | 'boolean'
+  | 'array'
+  | 'object'
+  | 'number|null'
+  | 'string|null';
+
+/** Asserts that `value` has exactly the fields of `spec`, each of its type (giftcards.md tables). */
+export function assertFields(value: Record<string, unknown>, spec: Record<string, FieldType>, where = '') {
+  assert.deepEqual(Object.keys(value).sort(), Object.keys(spec).sort(), `fields of ${where}`);
+  for (const [field, type] of Object.entries(spec)) {
+    const v = value[field];
+    const ok = type.split('|').some((t) => {
+      if (t === 'null') return v === null;
+      if (t === 'integer') return Number.isInteger(v);
+      if (t === 'array') return Array.isArray(v);
+      if (t === 'object') return typeof v === 'object' && v !== null && !Array.isArray(v);
+      return typeof v === t;
+    });
+    assert.ok(ok, `${where}.${field} should be ${type}, got ${JSON.stringify(v)}`);
+  }
+}
+
+export const PRODUCT_FIELDS: Record<string, FieldType> = {
+  productId: 'integer',
+  productName: 'string',
+  global: 'boolean',
+  supportsPreOrder: 'boolean',
+  status: 'string',
+  senderFee: 'number',
+  senderFeePercentage: 'number',
+  discountPercentage: 'number',
+  denominationType: 'string',
+  recipientCurrencyCode: 'string',
+  minRecipientDenomination: 'number|null',
+  maxrecipientDenomination: 'number|null',
+  senderCurrencyCode: 'string',
+  minSenderDenomination: 'number|null',
+  maxSenderDenomination: 'number|null',
+  fixedRecipientDenominations: 'array',
+  fixedSenderDenominations: 'array',
+  fixedRecipientToSenderDenominationsMap: 'array',
+  logoUrls: 'array',
+  brand: 'object',
+  category: 'object',
+  country: 'object',
+  redeemInstruction: 'object',
+  additionalRequirements: 'object',
+};
+
+export function assertProduct(p: Record<string, any>) {
+  assertFields(p, PRODUCT_FIELDS, `product ${p.productId}`);
+  assertFields(p.brand, { brandId: 'integer', brandName: 'string' }, 'brand');
+  assertFields(p.category, { id: 'integer', name: 'string' }, 'category');
+  assertFields(p.country, { isoName: 'string', name: 'string', flagUrl: 'string' }, 'country');
+  assertFields(p.redeemInstruction, { concise: 'string', verbose: 'string' }, 'redeemInstruction');
+  assertFields(p.additionalRequirements, { userIdRequired: 'boolean' }, 'additionalRequirements');
+  assert.ok(['FIXED', 'RANGE'].includes(p.denominationType));
+  for (const entry of p.fixedRecipientToSenderDenominationsMap) {
+    const keys = Object.keys(entry);
+    assert.equal(keys.length, 1);
+    assert.match(keys[0], /^\d+\.\d{2}$/);
+    assert.equal(typeof entry[keys[0]], 'number');
+  }
+}
+
+export const TRANSACTION_FIELDS: Record<string, FieldType> = {
+  transactionId: 'integer',
+  amount: 'number',
+  discount: 'number',
+  currencyCode: 'string',
+  fee: 'number',
+  customIdentifier: 'string|null',
+  status: 'string',
+  product: 'object',
+  smsFee: 'number',
+  totalFee: 'number',
+  receipientPhone: 'number|null',
+  recipientEmail: 'string|null',
+  transactionCreatedTime: 'string',
+  preOrdered: 'boolean',
+  balanceInfo: 'object',
+};
+
+export function assertTransaction(t: Record<string, any>) {
+  assertFields(t, TRANSACTION_FIELDS, 'transaction');
+  assertFields(
+    t.product,
+    {
+      productId: 'integer',
+      productName: 'string',
+      countryCode: 'string',
+      quantity: 'integer',
+      unitPrice: 'number',
+      totalPrice: 'number',
+      currencyCode: 'string',
+      brand: 'object',
+    },
+    'transaction.product',
+  );
+  assertFields(t.product.brand, { brandId: 'integer', brandName: 'string' }, 'transaction.product.brand');
+  assertFields(
+    t.balanceInfo,
+    {
+      oldBalance: 'number',
+      newBalance: 'number',
+      cost: 'number',
+      currencyCode: 'string',
+      currencyName: 'string',
+      updatedAt: 'string',
+    },
+    'balanceInfo',
+  );
+  assert.match(t.transactionCreatedTime, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  assert.match(t.balanceInfo.updatedAt, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+}
+
+const SEED = join(import.meta.dirname, '..', '..', 'data', 'seed');
+export const seed = {
+  products: JSON.parse(readFileSync(join(SEED, 'products.json'), 'utf8')) as any[],
+  brands: JSON.parse(readFileSync(join(SEED, 'brands.json'), 'utf8')) as any[],
+  categories: JSON.parse(readFileSync(join(SEED, 'categories.json'), 'utf8')) as any[],
+  rates: JSON.parse(readFileSync(join(SEED, 'fx-rates.json'), 'utf8')).rates as Record<string, string>,
+};
+
+/** ISO 4217 minor units of the currencies the suites use. */
+export const MINOR: Record<string, number> = { USD: 2, EUR: 2, JPY: 0, KWD: 3, GBP: 2, NGN: 2, INR: 2 };
+
+const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+
+/** Units of `to` one unit of `from` costs at the seed's reference rates (no margin), to 12 digits. */
+export function seedRate(from: string, to: string): Decimal {
+  if (from === to) return new D(1);
+  const units = (c: string) => new D(c === 'USD' ? '1' : seed.rates[c]);
+  return units(to).div(units(from)).toSignificantDigits(12);
+}
+
+export function round(value: Decimal.Value, currency: string): Decimal {
+  return new D(value).toDecimalPlaces(MINOR[currency] ?? 2, Decimal.ROUND_HALF_UP);
+}
+
+export { D };
