@@ -189,6 +189,24 @@ export const SETTINGS = {
     'On an empty database, create a funded sandbox account and print its credentials.',
     'true',
   ),
+  topupRecentRechargeSeconds: setting(
+    'TOPUP_RECENT_RECHARGE_SECONDS',
+    integer(0, 86_400),
+    'Top-ups: a number topped up by an account less than this many seconds ago is refused (PHONE_RECENTLY_RECHARGED).',
+    '120',
+  ),
+  topupSandboxProcessingSeconds: setting(
+    'TOPUP_SANDBOX_PROCESSING_SECONDS',
+    integer(0, 86_400),
+    'Sandbox top-ups: how long the test numbers ending 99990/99991 stay PROCESSING.',
+    '30',
+  ),
+  topupWorkerIntervalMs: setting(
+    'TOPUP_WORKER_INTERVAL_MS',
+    integer(100, 3_600_000),
+    'How often the top-up worker looks for PROCESSING top-ups whose check is due, milliseconds.',
+    '1000',
+  ),
   logLevel: setting(
     'LOG_LEVEL',
     oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),

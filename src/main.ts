@@ -73,12 +73,17 @@ async function main() {
 
   runtime.services.giftcards.poller.start();
 
+  runtime.services.topups.worker.start(config.topupWorkerIntervalMs, (error) =>
+    app.log.error({ err: error }, 'top-up worker run failed'),
+  );
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     await runtime.services.giftcards.poller.stop();
+    await runtime.services.topups.worker.stop();
     await close();
     await runtime.db.close();
     process.exit(0);

@@ -7,6 +7,7 @@ import { createTokenService, credentialsRepository } from './modules/auth/index.
 import { createGiftcardServices } from './modules/giftcards/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
 import { createFx, loadCountries } from './modules/reference/index.ts';
+import { createTopups } from './modules/topups/index.ts';
 
 /**
  * Builds every service from its explicit dependencies. Called by main.ts (the composition root) and
@@ -40,8 +41,9 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   });
   const countries = loadCountries();
   const fx = createFx(db.kysely, clock, config.fxMarginPercent);
+  const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries });
   const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries });
-  return { ledger, accounts, tokens, countries, fx, giftcards };
+  return { ledger, accounts, tokens, countries, fx, giftcards, topups };
 }
 
 export type Services = ReturnType<typeof createServices>;

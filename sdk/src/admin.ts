@@ -1,0 +1,199 @@
+import { type CommonOptions, DEFAULT_SERVER_URL } from './options.js';
+import { iterateArrayPages } from './paging.js';
+import { type Query, Transport } from './transport.js';
+
+export type Environment = 'live' | 'sandbox';
+
+export interface AdminOptions extends CommonOptions {
+  /** The server's admin key (`ADMIN_KEY`, or `data/admin.key` of `npm start`). */
+  adminKey: string;
+  /** The admin base (default `https://localhost:8443/admin`). */
+  baseUrl?: string;
+}
+
+export interface CreateAccountRequest {
+  name: string;
+  /** ISO 4217, e.g. USD. */
+  currency: string;
+  /** ISO 3166-1 alpha-2, e.g. US. */
+  country: string;
+  /** Environment of the first credential (and of the initial funding). */
+  environment: Environment;
+  fund?: number | string;
+  dailyCountLimit?: number | null;
+  dailyAmountLimit?: number | string | null;
+  /** Scopes of the first credential (default all). */
+  scopes?: string[];
+}
+
+/** A new account with its first credential; the secret is shown this once. */
+export interface CreatedAccount {
+  accountId: number;
+  environment: Environment;
+  clientId: string;
+  clientSecret: string;
+  balance: number;
+  currencyCode: string;
+}
+
+export interface AccountSummary {
+  accountId: number;
+  name: string;
+  currencyCode: string;
+  countryCode: string;
+  status: 'ACTIVE' | 'INACTIVE';
+  dailyCountLimit: number | null;
+  dailyAmountLimit: number | null;
+  createdAt: string;
+}
+
+export interface AccountDetails extends AccountSummary {
+  balances: Record<Environment, { balance: number; updatedAt: string | null }>;
+  credentials: Array<{
+    clientId: string;
+    environment: Environment;
+    scopes: string[];
+    revoked: boolean;
+    createdAt: string;
+  }>;
+}
+
+export interface AccountList {
+  items: AccountSummary[];
+  total: number;
+  page: number;
+  size: number;
+}
+
+export interface BalanceChange {
+  accountId: number;
+  environment: Environment;
+  entryId: number;
+  kind: 'FUNDING' | 'ADJUSTMENT';
+  amount: number;
+  oldBalance: number;
+  newBalance: number;
+  currencyCode: string;
+  reason: string;
+}
+
+export interface CreatedCredential {
+  accountId: number;
+  environment: Environment;
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+}
+
+export interface LedgerEntry {
+  id: number | string;
+  kind: 'FUNDING' | 'ORDER_DEBIT' | 'REFUND' | 'ADJUSTMENT';
+  amount: number;
+  balanceAfter: number;
+  currencyCode: string;
+  reason: string | null;
+  product: string | null;
+  transactionId: number | string | null;
+  createdAt: string;
+}
+
+export interface LedgerPage {
+  items: LedgerEntry[];
+  page: number;
+  size: number;
+}
+
+export interface AccountLimits {
+  dailyCountLimit?: number | null;
+  dailyAmountLimit?: number | string | null;
+}
+
+const enc = encodeURIComponent;
+
+/**
+ * The operator's admin API: accounts, their credentials and balances, and the ledger audit.
+ * Calls that change something are sent once (no retries), except the idempotent status changes
+ * and revocations.
+ *
+ * @example
+ * const admin = new Admin({ adminKey: process.env.AIRGIFT_ADMIN_KEY!, baseUrl: 'https://localhost:8443/admin' });
+ * const acme = await admin.accounts.create({ name: 'acme', currency: 'USD', country: 'US', environment: 'sandbox', fund: 100 });
+ * await admin.accounts.fund(acme.accountId, { environment: 'sandbox', amount: 50, reason: 'wire 2026-11-22' });
+ */
+export class Admin {
+  private readonly http: Transport;
+
+  constructor(options: AdminOptions) {
+    if (!options.adminKey) throw new TypeError('adminKey is required');
+    this.http = new Transport({
+      ...options,
+      baseUrl: options.baseUrl ?? `${DEFAULT_SERVER_URL}/admin`,
+      accept: 'application/json',
+      headers: { ...options.headers, authorization: `Bearer ${options.adminKey}` },
+    });
+  }
+
+  readonly accounts = {
+    /** `POST /accounts`: an account with its first credential, optionally funded. */
+    create: (request: CreateAccountRequest) => this.send<CreatedAccount>('POST', '/accounts', request),
+    /** `GET /accounts`: one page of accounts. */
+    list: (query: { page?: number; size?: number } = {}) => this.get<AccountList>('/accounts', query),
+    /** Every account, across pages. */
+    iterate: (query: { size?: number } = {}): AsyncGenerator<AccountSummary, void, undefined> =>
+      iterateArrayPages(
+        async (page, size) => (await this.accounts.list({ page, size })).items,
+        query.size ?? 200,
+      ),
+    /** `GET /accounts/{id}`: the account with its balances and credentials (never secrets). */
+    show: (accountId: number) => this.get<AccountDetails>(`/accounts/${enc(accountId)}`),
+    /** `POST /accounts/{id}/fund`: a positive FUNDING entry. */
+    fund: (
+      accountId: number,
+      change: { environment: Environment; amount: number | string; reason: string },
+    ) => this.send<BalanceChange>('POST', `/accounts/${enc(accountId)}/fund`, change),
+    /** `POST /accounts/{id}/adjust`: an ADJUSTMENT entry of either sign. */
+    adjust: (
+      accountId: number,
+      change: { environment: Environment; amount: number | string; reason: string },
+    ) => this.send<BalanceChange>('POST', `/accounts/${enc(accountId)}/adjust`, change),
+    /** `PATCH /accounts/{id}`: daily limits (null removes one). */
+    setLimits: (accountId: number, limits: AccountLimits) =>
+      this.send<AccountSummary>('PATCH', `/accounts/${enc(accountId)}`, limits, true),
+    /** `POST /accounts/{id}/deactivate`: it keeps reading, but moves no more money. */
+    deactivate: (accountId: number) =>
+      this.send<AccountSummary>('POST', `/accounts/${enc(accountId)}/deactivate`, undefined, true),
+    /** `POST /accounts/{id}/activate`. */
+    activate: (accountId: number) =>
+      this.send<AccountSummary>('POST', `/accounts/${enc(accountId)}/activate`, undefined, true),
+    /** `GET /accounts/{id}/ledger`: one page of its ledger entries in one environment, newest first. */
+    ledger: (accountId: number, query: { environment: Environment; page?: number; size?: number }) =>
+      this.get<LedgerPage>(`/accounts/${enc(accountId)}/ledger`, query),
+  };
+
+  readonly credentials = {
+    /** `POST /accounts/{id}/credentials`: another client id and secret (shown once). */
+    create: (accountId: number, request: { environment: Environment; scopes?: string[] }) =>
+      this.send<CreatedCredential>('POST', `/accounts/${enc(accountId)}/credentials`, request),
+    /** `POST /credentials/{clientId}/revoke`: the credential and its tokens stop working at once. */
+    revoke: (clientId: string) =>
+      this.send<{ clientId: string; revoked: boolean }>(
+        'POST',
+        `/credentials/${enc(clientId)}/revoke`,
+        undefined,
+        true,
+      ),
+  };
+
+  readonly ledger = {
+    /** `GET /ledger/audit`: every balance that differs from the sum of its entries (empty when sound). */
+    audit: () => this.get<{ discrepancies: unknown[] }>('/ledger/audit'),
+  };
+
+  private get<T>(path: string, query?: Query): Promise<T> {
+    return this.http.json<T>({ method: 'GET', path, query });
+  }
+
+  private send<T>(method: 'POST' | 'PATCH', path: string, body?: unknown, retryable = false): Promise<T> {
+    return this.http.json<T>({ method, path, body, retryable });
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * @airgift/sdk: typed clients for airgift's gift card and mobile top-up APIs and its admin API.
+ * Tokens, retries, paging and exact card codes are handled for you; only the platform `fetch` is used.
+ */
+
+export type * from './admin.js';
+export { Admin } from './admin.js';
+export { AirgiftError, type AirgiftErrorInit, type ErrorDetail } from './errors.js';
+export { GiftCards } from './giftcards.js';
+export type * from './giftcards-types.js';
+export { parseWithExactNumbers, quoteNumbersOf } from './lossless-json.js';
+export {
+  type BaseUrlOptions,
+  type ClientOptions,
+  type CommonOptions,
+  type Credentials,
+  DEFAULT_SERVER_URL,
+  type EnvironmentOptions,
+  type FetchInit,
+  type FetchLike,
+  type FetchResponse,
+  type RequestInfo,
+  type RetryOptions,
+  resolveBases,
+} from './options.js';
+export { iterateArrayPages, iterateWrappedPages, toArray } from './paging.js';
+export { backoffDelay, retryAfterMs, retryPolicy } from './retry.js';
+export type { TokenResponse } from './token-provider.js';
+export { Topups } from './topups.js';
+export type * from './topups-types.js';

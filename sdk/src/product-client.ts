@@ -1,0 +1,65 @@
+import { type ClientOptions, type ResolvedBases, resolveBases } from './options.js';
+import { TokenProvider, type TokenResponse } from './token-provider.js';
+import { type Call, Transport } from './transport.js';
+
+/**
+ * What GiftCards and Topups share: the resolved bases, the token service client and the product
+ * base's transport, plus placing an order so that a retried one is never placed twice.
+ */
+export class ProductClient {
+  readonly bases: ResolvedBases;
+  protected readonly http: Transport;
+  private readonly tokens: TokenProvider;
+
+  protected constructor(options: ClientOptions, product: 'giftcards' | 'topups') {
+    if (!options.clientId || !options.clientSecret)
+      throw new TypeError('clientId and clientSecret are required');
+    this.bases = resolveBases(options, product);
+    const now = options.now ?? Date.now;
+    const common = {
+      fetch: options.fetch,
+      retry: options.retry,
+      onRequest: options.onRequest,
+      headers: options.headers,
+      now,
+    };
+    const auth = new Transport({ ...common, baseUrl: this.bases.authUrl, accept: 'application/json' });
+    this.tokens = new TokenProvider(auth, options, this.bases.audience, now);
+    this.http = new Transport({
+      ...common,
+      baseUrl: this.bases.baseUrl,
+      accept: `application/com.airgift.${product}-v1+json`,
+      auth: this.tokens,
+    });
+  }
+
+  /** The current token answer (fetched on first use, then cached until shortly before it expires). */
+  accessToken(): Promise<TokenResponse> {
+    return this.tokens.response();
+  }
+
+  /**
+   * Places an order (POST). Without a customIdentifier it is sent once: a lost answer is reported,
+   * never repeated. With one it may be retried; when a retry finds the identifier already used, the
+   * earlier attempt did land, and `lookup` returns that transaction instead of an error.
+   */
+  protected async placeOrder<T>(
+    path: string,
+    body: { customIdentifier?: string },
+    lookup: (customIdentifier: string) => Promise<T | undefined>,
+  ): Promise<T> {
+    const call: Call = { method: 'POST', path, body, retryable: Boolean(body.customIdentifier) };
+    const answer = await this.http.send(call);
+    if (answer.status >= 200 && answer.status < 300) return this.http.parse<T>(answer, call);
+    const error = this.http.error(answer, call);
+    if (
+      answer.attempts > 1 &&
+      error.errorCode === 'CUSTOM_IDENTIFIER_ALREADY_USED' &&
+      body.customIdentifier
+    ) {
+      const placed = await lookup(body.customIdentifier);
+      if (placed !== undefined) return placed;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,165 @@
+import { AirgiftError, errorFromAnswer } from './errors.js';
+import type { CommonOptions, FetchLike, RequestInfo } from './options.js';
+import { backoffDelay, type RetryPolicy, retryAfterMs, retryPolicy } from './retry.js';
+
+/** Query values; `undefined` and `null` are left out, booleans sent as `true`/`false`. */
+export type QueryValue = string | number | boolean | null | undefined;
+export type Query = { [name: string]: QueryValue };
+
+export interface Call {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Query;
+  body?: unknown;
+  /** Whether repeating the call is harmless, so it may be retried (default: GET only). */
+  retryable?: boolean;
+}
+
+/** A raw answer with what the retry loop learnt on its way. */
+export interface Answer {
+  status: number;
+  text: string;
+  requestId: string | null;
+  /** Attempts made, the last included (token refreshes not counted). */
+  attempts: number;
+}
+
+/** Supplies a bearer token; `invalidate` drops a token the server called expired. */
+export interface Authorizer {
+  token(): Promise<string>;
+  invalidate(token: string): void;
+}
+
+export interface TransportOptions extends CommonOptions {
+  baseUrl: string;
+  accept: string;
+  auth?: Authorizer;
+}
+
+function defaultFetch(): FetchLike {
+  const f = (globalThis as { fetch?: unknown }).fetch;
+  if (typeof f !== 'function') {
+    throw new TypeError('No global fetch: pass a `fetch` function in the client options');
+  }
+  // Bound: browsers refuse a fetch called with another `this`.
+  return f.bind(globalThis) as FetchLike;
+}
+
+/**
+ * One base URL's HTTP: headers, bearer token, retries with jittered backoff on 429 (honouring
+ * `Retry-After`), 503 and network errors for retryable calls, and one fresh token after a
+ * `TOKEN_EXPIRED` answer. Everything else is returned to the caller, who decides what it means.
+ */
+export class Transport {
+  readonly baseUrl: string;
+  private readonly fetch: FetchLike;
+  private readonly policy: RetryPolicy;
+  private readonly now: () => number;
+
+  constructor(private readonly options: TransportOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.fetch = options.fetch ?? defaultFetch();
+    this.policy = retryPolicy(options.retry);
+    this.now = options.now ?? Date.now;
+  }
+
+  url(path: string, query?: Query): string {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null) params.append(name, String(value));
+    }
+    const qs = params.toString();
+    return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  /** Sends a call, retrying as the policy allows; any status comes back as an Answer. */
+  async send(call: Call): Promise<Answer> {
+    const url = this.url(call.path, call.query);
+    const retryable = call.retryable ?? call.method === 'GET';
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    let attempt = 0;
+    let refreshedToken = false;
+    for (;;) {
+      attempt++;
+      const headers: Record<string, string> = { accept: this.options.accept, ...this.options.headers };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const token = this.options.auth ? await this.options.auth.token() : null;
+      if (token) headers.authorization = `Bearer ${token}`;
+      const info: RequestInfo = { method: call.method, url, headers, body, attempt };
+      await this.options.onRequest?.(info);
+
+      let status: number;
+      let text: string;
+      let requestId: string | null;
+      let retryAfter: string | null;
+      try {
+        const response = await this.fetch(url, { method: call.method, headers: info.headers, body });
+        status = response.status;
+        requestId = response.headers.get('x-request-id');
+        retryAfter = response.headers.get('retry-after');
+        text = await response.text();
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        if (retryable && attempt < this.policy.maxAttempts) {
+          await this.policy.sleep(backoffDelay(this.policy, attempt));
+          continue;
+        }
+        throw new AirgiftError({
+          status: 0,
+          errorCode: 'NETWORK_ERROR',
+          message: `${call.method} ${url} failed: ${error instanceof Error ? error.message : String(error)}`,
+          path: call.path,
+          cause: error,
+        });
+      }
+
+      if (status === 401 && token && !refreshedToken && errorCodeOf(text) === 'TOKEN_EXPIRED') {
+        // The token expired early by our clock's reckoning: one fresh token, the same attempt again.
+        this.options.auth!.invalidate(token);
+        refreshedToken = true;
+        attempt--;
+        continue;
+      }
+      if ((status === 429 || status === 503) && retryable && attempt < this.policy.maxAttempts) {
+        const asked = retryAfterMs(retryAfter, this.now());
+        if (asked === null || asked <= this.policy.maxRetryAfterMs) {
+          await this.policy.sleep(asked ?? backoffDelay(this.policy, attempt));
+          continue;
+        }
+      }
+      return { status, text, requestId, attempts: attempt };
+    }
+  }
+
+  /** Sends a call and parses a 2xx answer as JSON (or with `parse`); anything else throws AirgiftError. */
+  async json<T>(call: Call, parse: (text: string) => unknown = JSON.parse): Promise<T> {
+    return this.parse<T>(await this.send(call), call, parse);
+  }
+
+  parse<T>(answer: Answer, call: Call, parse: (text: string) => unknown = JSON.parse): T {
+    if (answer.status < 200 || answer.status >= 300) throw this.error(answer, call);
+    if (answer.text === '') return undefined as T;
+    return parse(answer.text) as T;
+  }
+
+  error(answer: Answer, call: Call): AirgiftError {
+    return errorFromAnswer(answer.status, tryJson(answer.text), answer.requestId, call.path);
+  }
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function errorCodeOf(text: string): string | null {
+  const body = tryJson(text) as { errorCode?: unknown } | null;
+  return body && typeof body === 'object' && typeof body.errorCode === 'string' ? body.errorCode : null;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}

@@ -1,0 +1,147 @@
+import type { Static } from 'typebox';
+import type { Clock } from '../../lib/clock.ts';
+import { minorUnitsOf } from '../../lib/currencies.ts';
+import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
+import { formatRfc2822 } from '../../lib/time-format.ts';
+import type { Countries, Country, Fx } from '../reference/index.ts';
+import type { OperatorCatalog, OperatorRecord, PromotionRecord } from './operator-catalog.ts';
+import type { Operator, Promotion, Country as TopupCountry } from './topup-schemas.ts';
+
+/**
+ * Shapes catalogue records into the spec's resources for one caller. Operator amounts are kept in USD
+ * in the catalogue; here they become the account currency: what a USD amount costs the account
+ * (`fx.cost`, margin included), rounded half-up to its minor unit. `fx.rate` is what one unit of the
+ * account currency delivers in the operator's currency.
+ */
+export interface OperatorFlags {
+  suggestedAmounts?: boolean;
+  suggestedAmountsMap?: boolean;
+  simplified?: boolean;
+}
+
+/** An operator's amounts in one account currency; what pricing and the views both use. */
+export interface SenderAmounts {
+  accountCurrency: string;
+  /** What 1 unit of the account currency delivers in the destination currency (margin taken). */
+  rate: Dec;
+  min: Dec | null;
+  max: Dec | null;
+  fixed: Dec[];
+  mostPopular: Dec | null;
+  suggested: Dec[];
+}
+
+const num = (d: Dec | null) => (d === null ? null : d.toNumber());
+const numOf = (s: string | null) => (s === null ? null : dec(s).toNumber());
+
+export function createOperatorViews(deps: {
+  fx: Fx;
+  countries: Countries;
+  catalog: OperatorCatalog;
+  clock: Clock;
+}) {
+  const { fx, countries, catalog, clock } = deps;
+  const symbols = new Map<string, string>();
+  for (const c of countries.all)
+    if (!symbols.has(c.currencyCode)) symbols.set(c.currencyCode, c.currencySymbol);
+  const symbolOf = (code: string) => symbols.get(code) ?? code;
+
+  async function toSender(usd: string, accountCurrency: string): Promise<Dec> {
+    return roundToMinor(await fx.cost(usd, 'USD', accountCurrency), accountCurrency);
+  }
+
+  async function senderAmounts(o: OperatorRecord, accountCurrency: string): Promise<SenderAmounts> {
+    const conv = (s: string | null) => (s === null ? Promise.resolve(null) : toSender(s, accountCurrency));
+    return {
+      accountCurrency,
+      rate: await fx.rate(accountCurrency, o.destinationCurrencyCode),
+      min: await conv(o.minAmountUsd),
+      max: await conv(o.maxAmountUsd),
+      fixed: await Promise.all(o.fixedAmountsUsd.map((a) => toSender(a, accountCurrency))),
+      mostPopular: await conv(o.mostPopularAmountUsd),
+      suggested: await Promise.all(
+        (o.denominationType === 'FIXED' ? o.fixedAmountsUsd : o.suggestedAmountsUsd).map((a) =>
+          toSender(a, accountCurrency),
+        ),
+      ),
+    };
+  }
+
+  function promotion(p: PromotionRecord): Static<typeof Promotion> {
+    const date = (t: string) => formatRfc2822(new Date(`${t.replace(' ', 'T')}Z`));
+    return { ...p, startDate: date(p.startDate), endDate: date(p.endDate) };
+  }
+
+  /** The Operator resource in the caller's currency (simplified: see docs/decisions.md). */
+  async function operator(
+    o: OperatorRecord,
+    accountCurrency: string,
+    flags: OperatorFlags = {},
+  ): Promise<Static<typeof Operator>> {
+    const s = await senderAmounts(o, accountCurrency);
+    const local = o.supportsLocalAmounts;
+    const key = (d: Dec) => d.toFixed(minorUnitsOf(accountCurrency));
+    const view: Static<typeof Operator> = {
+      operatorId: o.operatorId,
+      name: o.name,
+      bundle: o.bundle,
+      data: o.data,
+      pin: o.pin,
+      supportsLocalAmounts: local,
+      denominationType: o.denominationType,
+      senderCurrencyCode: accountCurrency,
+      destinationCurrencyCode: o.destinationCurrencyCode,
+      minAmount: num(s.min),
+      maxAmount: num(s.max),
+      localMinAmount: local ? numOf(o.localMinAmount) : null,
+      localMaxAmount: local ? numOf(o.localMaxAmount) : null,
+      country: { isoName: o.countryCode, name: countries.find(o.countryCode)?.name ?? o.countryCode },
+      fixedAmounts: s.fixed.map((d) => d.toNumber()),
+      localFixedAmounts: local ? o.localFixedAmounts.map((a) => dec(a).toNumber()) : [],
+    };
+    if (!flags.simplified) {
+      const descriptions: Record<string, string> = {};
+      o.fixedAmountsUsd.forEach((usd, i) => {
+        const text = o.fixedAmountsDescriptions[usd];
+        if (text !== undefined) descriptions[key(s.fixed[i])] = text;
+      });
+      Object.assign(view, {
+        senderCurrencySymbol: symbolOf(accountCurrency),
+        destinationCurrencySymbol: symbolOf(o.destinationCurrencyCode),
+        commission: dec(o.internationalDiscount).toNumber(),
+        internationalDiscount: dec(o.internationalDiscount).toNumber(),
+        localDiscount: dec(o.localDiscount).toNumber(),
+        mostPopularAmount: num(s.mostPopular),
+        mostPopularLocalAmount: local ? numOf(o.mostPopularLocalAmount) : null,
+        fx: { rate: s.rate.toNumber(), currencyCode: o.destinationCurrencyCode },
+        logoUrls: o.logoUrls,
+        fixedAmountsDescriptions: descriptions,
+        localFixedAmountsDescriptions: local ? o.localFixedAmountsDescriptions : {},
+        promotions: catalog.currentPromotions(o.operatorId, clock.now()).map(promotion),
+      });
+    }
+    if (flags.suggestedAmounts) view.suggestedAmounts = s.suggested.map((d) => d.toNumber());
+    if (flags.suggestedAmountsMap) {
+      view.suggestedAmountsMap = Object.fromEntries(
+        s.suggested.map((d) => [key(d), roundToMinor(d.times(s.rate), o.destinationCurrencyCode).toNumber()]),
+      );
+    }
+    return view;
+  }
+
+  function country(c: Country): Static<typeof TopupCountry> {
+    return {
+      isoName: c.isoName,
+      name: c.name,
+      currencyCode: c.currencyCode,
+      currencyName: c.currencyName,
+      currencySymbol: c.currencySymbol,
+      flag: c.flag,
+      callingCodes: c.callingCodes,
+    };
+  }
+
+  return { operator, senderAmounts, promotion, country, symbolOf };
+}
+
+export type OperatorViews = ReturnType<typeof createOperatorViews>;

@@ -1,0 +1,93 @@
+import { AppError, type ErrorCode } from '../../http/error-codes.ts';
+import type { Countries } from '../reference/index.ts';
+import type { OperatorRecord } from './operator-catalog.ts';
+import { normalizePhone } from './operator-detection.ts';
+
+/**
+ * Who a top-up goes to and comes from. Phone numbers are checked with libphonenumber-js (full
+ * metadata) for the country they are given with, which must be the operator's for the recipient;
+ * they are stored as E.164 digits without '+' ("2348031234567"), the form the reports show.
+ * The e-mail addressed operator (Nauta, Cuba) takes an address at one of its domains instead.
+ */
+export interface PhoneInput {
+  countryCode: string;
+  number: string;
+}
+
+export interface Recipient {
+  phone: string | null;
+  email: string | null;
+  /** The digits a sandbox test value is read from (the national number, or the e-mail's local part). */
+  subscriber: string;
+}
+
+const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9.-]{1,190})$/;
+
+function checkPhone(
+  phone: PhoneInput,
+  code: ErrorCode,
+  field: string,
+  countries: Countries,
+  requiredCountry?: string,
+) {
+  const iso = phone.countryCode.trim().toUpperCase();
+  const bad = (issue: string) =>
+    new AppError(code, `${field} ${issue}`, [{ field: `${field}.number`, issue }]);
+  if (!countries.find(iso)) throw bad(`has an unknown country "${phone.countryCode}"`);
+  if (requiredCountry && iso !== requiredCountry) {
+    throw bad(`is in ${iso}, but the operator serves ${requiredCountry}`);
+  }
+  const n = normalizePhone(phone.number, iso);
+  if (!n?.valid || !n.countryMatches) throw bad(`is not a valid phone number in ${iso}`);
+  return { e164Digits: n.e164.slice(1), nationalNumber: n.nationalNumber };
+}
+
+export function checkRecipient(
+  operator: OperatorRecord,
+  input: { recipientPhone?: PhoneInput; recipientEmail?: string },
+  countries: Countries,
+): Recipient {
+  if (operator.emailAddressed) {
+    const email = input.recipientEmail?.trim().toLowerCase();
+    if (!email) {
+      throw new AppError('INVALID_REQUEST', `recipientEmail is required for ${operator.name}`, [
+        { field: 'recipientEmail', issue: 'required' },
+      ]);
+    }
+    const domain = EMAIL.exec(email)?.[1];
+    if (!domain || !operator.emailDomains.includes(domain)) {
+      throw new AppError(
+        'INVALID_REQUEST',
+        `recipientEmail must be an address at ${operator.emailDomains.join(' or ')}`,
+        [{ field: 'recipientEmail', issue: 'domain not accepted' }],
+      );
+    }
+    return { phone: null, email, subscriber: email.split('@')[0].replace(/\D/g, '') };
+  }
+  if (!input.recipientPhone) {
+    throw new AppError('INVALID_REQUEST', 'recipientPhone is required', [
+      { field: 'recipientPhone', issue: 'required' },
+    ]);
+  }
+  const iso = input.recipientPhone.countryCode.trim().toUpperCase();
+  if (!countries.find(iso)) {
+    throw new AppError(
+      'COUNTRY_NOT_SUPPORTED',
+      `Top-ups to "${input.recipientPhone.countryCode}" are not supported`,
+    );
+  }
+  const phone = checkPhone(
+    input.recipientPhone,
+    'INVALID_RECIPIENT_PHONE',
+    'recipientPhone',
+    countries,
+    operator.countryCode,
+  );
+  return { phone: phone.e164Digits, email: null, subscriber: phone.nationalNumber };
+}
+
+/** The sender's phone, when given, must be valid for its own country. */
+export function checkSenderPhone(input: PhoneInput | undefined, countries: Countries): string | null {
+  if (!input) return null;
+  return checkPhone(input, 'INVALID_SENDER_PHONE', 'senderPhone', countries).e164Digits;
+}

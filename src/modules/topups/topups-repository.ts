@@ -1,0 +1,147 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, Environment, TopupStatus, TopupTransactionsTable } from '../../db/schema.ts';
+
+/** SQL for top-up transactions. Only this file reads or writes `topup_transactions`. */
+export type TopupRow = Selectable<TopupTransactionsTable>;
+
+export interface ReportFilter {
+  countryCode?: string;
+  customIdentifier?: string;
+  operatorId?: number;
+  operatorName?: string;
+  from?: Date;
+  to?: Date;
+  sortBy: 'transactionDate' | 'transactionId' | 'requestedAmount';
+  sortOrder: 'asc' | 'desc';
+}
+
+const SORT_COLUMNS = {
+  transactionDate: 'created_at',
+  transactionId: 'id',
+  requestedAmount: 'requested_amount',
+} as const;
+
+/** Unique violation on the customIdentifier index (PostgreSQL and PGlite both report 23505). */
+export function isCustomIdentifierConflict(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  return (
+    e?.code === '23505' &&
+    (e.constraint === 'topup_custom_identifier_unique' ||
+      String(e.message).includes('topup_custom_identifier_unique'))
+  );
+}
+
+export function topupsRepository(db: Kysely<Database>) {
+  return {
+    /** Takes the next transaction id first, so the ledger debit can name it before the row exists. */
+    async nextId(trx: Kysely<Database>): Promise<{ id: number }> {
+      const r = await sql<{
+        id: string;
+      }>`SELECT nextval(pg_get_serial_sequence('topup_transactions', 'id')) AS id`.execute(trx);
+      return { id: Number(r.rows[0].id) };
+    },
+
+    async insert(trx: Kysely<Database>, row: Record<string, unknown>): Promise<TopupRow> {
+      return trx
+        .insertInto('topup_transactions')
+        .values(row as never)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** Moves a top-up out of `from`; returns the row, or undefined when it was no longer in `from`. */
+    async changeStatus(
+      trx: Kysely<Database>,
+      id: number,
+      from: TopupStatus,
+      set: Partial<{
+        status: TopupStatus;
+        operator_transaction_id: string | null;
+        pin_detail: string | null;
+        failure_reason: string | null;
+        next_check_at: Date | null;
+        updated_at: Date;
+      }>,
+    ): Promise<TopupRow | undefined> {
+      return trx
+        .updateTable('topup_transactions')
+        .set(set)
+        .where('id', '=', id)
+        .where('status', '=', from)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    async find(accountId: number, environment: Environment, id: number): Promise<TopupRow | undefined> {
+      return db
+        .selectFrom('topup_transactions')
+        .selectAll()
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .where('environment', '=', environment)
+        .executeTakeFirst();
+    },
+
+    /** True when `recipient` got a top-up (not refunded) from this account since `since`. */
+    async rechargedSince(
+      trx: Kysely<Database>,
+      o: { accountId: number; environment: Environment; recipient: string; since: Date; exceptId?: number },
+    ): Promise<boolean> {
+      let q = trx
+        .selectFrom('topup_transactions')
+        .select('id')
+        .where('account_id', '=', o.accountId)
+        .where('environment', '=', o.environment)
+        .where('recipient_phone', '=', o.recipient)
+        .where('created_at', '>', o.since)
+        .where('status', '<>', 'REFUNDED');
+      if (o.exceptId !== undefined) q = q.where('id', '<>', o.exceptId);
+      return (await q.limit(1).executeTakeFirst()) !== undefined;
+    },
+
+    async report(
+      accountId: number,
+      environment: Environment,
+      f: ReportFilter,
+      page: { limit: number; offset: number },
+    ): Promise<{ rows: TopupRow[]; total: number }> {
+      let q = db
+        .selectFrom('topup_transactions')
+        .where('account_id', '=', accountId)
+        .where('environment', '=', environment);
+      if (f.countryCode) q = q.where('country_code', '=', f.countryCode.toUpperCase());
+      if (f.customIdentifier) q = q.where('custom_identifier', '=', f.customIdentifier);
+      if (f.operatorId !== undefined) q = q.where('operator_id', '=', f.operatorId);
+      if (f.operatorName)
+        q = q.where(sql<boolean>`lower(operator_name) LIKE ${`%${f.operatorName.toLowerCase()}%`}`);
+      if (f.from) q = q.where('created_at', '>=', f.from);
+      if (f.to) q = q.where('created_at', '<=', f.to);
+      const column = SORT_COLUMNS[f.sortBy];
+      const [rows, count] = await Promise.all([
+        q
+          .selectAll()
+          .orderBy(column, f.sortOrder)
+          .orderBy('id', f.sortOrder)
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute(),
+        q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    /** PROCESSING top-ups whose check is due, oldest first. */
+    async due(now: Date, limit: number): Promise<TopupRow[]> {
+      return db
+        .selectFrom('topup_transactions')
+        .selectAll()
+        .where('status', '=', 'PROCESSING')
+        .where('next_check_at', '<=', now)
+        .orderBy('next_check_at')
+        .limit(limit)
+        .execute();
+    },
+  };
+}
+
+export type TopupsRepository = ReturnType<typeof topupsRepository>;

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Agent, fetch as undiciFetch } from 'undici';
+import type { BaseUrlOptions, FetchInit, FetchLike, FetchResponse } from '../../sdk/src/index.ts';
+import { AUDIENCES, type TestAccount, type TestServer } from '../harness/server.ts';
+import { CACHE_DIR } from '../harness/templates.ts';
+
+/**
+ * Pieces the SDK suites share: a fetch that trusts the test CA (the SDK itself only knows the
+ * platform fetch; Node's needs a dispatcher for a private CA), client options pointing the SDK at a
+ * test server, and fetch wrappers that fake failures while recording what was sent.
+ */
+
+/** The development CA the test servers' certificates are signed with (made by the first server). */
+export const TEST_CA_FILE = join(CACHE_DIR, 'tls', 'ca.crt');
+
+export function tlsFetch(caFile = TEST_CA_FILE): FetchLike & { close(): Promise<void> } {
+  const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, 'utf8') } });
+  const f = ((url: string, init: FetchInit) =>
+    undiciFetch(url, { ...init, dispatcher } as Parameters<typeof undiciFetch>[1])) as FetchLike;
+  return Object.assign(f, { close: () => dispatcher.close() });
+}
+
+export type Product = 'giftcards' | 'topups';
+
+/** Options for a GiftCards/Topups client on the test server's sandbox base of `product`. */
+export function sandboxOptions(
+  server: TestServer,
+  account: Pick<TestAccount, 'clientId' | 'clientSecret'>,
+  product: Product,
+  fetch: FetchLike,
+): BaseUrlOptions {
+  return {
+    clientId: account.clientId,
+    clientSecret: account.clientSecret,
+    baseUrl: `${server.url}/${product}-sandbox`,
+    authUrl: `${server.url}/auth`,
+    audience: product === 'giftcards' ? AUDIENCES.giftcardsSandbox : AUDIENCES.topupsSandbox,
+    fetch,
+  };
+}
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  path: string;
+  status: number | 'network error';
+}
+
+/** A fetch that records every request it passes on (method, path, status). */
+export function recordingFetch(inner: FetchLike): FetchLike & { sent: SentRequest[] } {
+  const sent: SentRequest[] = [];
+  const f = async (url: string, init: FetchInit) => {
+    const entry: SentRequest = { method: init.method, url, path: new URL(url).pathname, status: 0 };
+    sent.push(entry);
+    try {
+      const response = await inner(url, init);
+      entry.status = response.status;
+      return response;
+    } catch (error) {
+      entry.status = 'network error';
+      throw error;
+    }
+  };
+  return Object.assign(f, { sent });
+}
+
+/** A synthetic answer, as a fault-injecting wrapper returns it instead of calling the server. */
+export function syntheticAnswer(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): FetchResponse {
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return {
+    status,
+    headers: { get: (name: string) => lower[name.toLowerCase()] ?? null },
+    text: async () => JSON.stringify(body),
+  };
+}
+
+/** The error envelope the server sends, for synthetic answers. */
+export function envelope(errorCode: string, path: string) {
+  return { timeStamp: Date.now(), message: errorCode, infoLink: '', path, errorCode, details: [] };
+}
+
+/** A sleep that waits for nothing and records how long it was asked to wait. */
+export function recordingSleep(): ((ms: number) => Promise<void>) & { waits: number[] } {
+  const waits: number[] = [];
+  const sleep = async (ms: number) => {
+    waits.push(ms);
+  };
+  return Object.assign(sleep, { waits });
+}

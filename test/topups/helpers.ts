@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { AUDIENCES, type TestServer } from '../harness/server.ts';
+
+/** Shared pieces of the top-up suites: a funded sandbox caller and field-type checks. */
+export const VENDOR_ACCEPT = 'application/com.reloadly.topups-v1+json';
+
+export async function sandboxCaller(
+  server: TestServer,
+  account: Parameters<TestServer['admin']['createAccount']>[0] = {},
+) {
+  const created = await server.admin.createAccount({ fund: 1000, ...account });
+  const token = await server.admin.token(
+    created,
+    created.environment === 'live' ? AUDIENCES.topupsLive : AUDIENCES.topupsSandbox,
+  );
+  const base = created.environment === 'live' ? '/topups' : '/topups-sandbox';
+  const headers = { accept: VENDOR_ACCEPT };
+  return {
+    account: created,
+    token,
+    get: (path: string) => server.http.get(`${base}${path}`, { token, headers }),
+    post: (path: string, body: unknown) => server.http.post(`${base}${path}`, body, { token, headers }),
+  };
+}
+
+export type Caller = Awaited<ReturnType<typeof sandboxCaller>>;
+
+type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
+
+function kindOf(value: unknown): Kind[] {
+  if (value === null) return ['null'];
+  if (Array.isArray(value)) return ['array'];
+  if (typeof value === 'number') return Number.isInteger(value) ? ['integer', 'number'] : ['number'];
+  return [typeof value as Kind];
+}
+
+/** Asserts each listed field is present with one of the allowed types ("number|null"). */
+export function assertFields(object: Record<string, unknown>, spec: Record<string, string>, where = '') {
+  for (const [field, types] of Object.entries(spec)) {
+    assert.ok(field in object, `${where}${field} is missing`);
+    const allowed = types.split('|') as Kind[];
+    assert.ok(
+      kindOf(object[field]).some((k) => allowed.includes(k)),
+      `${where}${field} is ${JSON.stringify(object[field])}, expected ${types}`,
+    );
+  }
+}
+
+export const PAGED_FIELDS = {
+  content: 'array',
+  first: 'boolean',
+  last: 'boolean',
+  number: 'integer',
+  numberOfElements: 'integer',
+  size: 'integer',
+  totalElements: 'integer',
+  totalPages: 'integer',
+  pageable: 'object',
+  sort: 'object',
+};
+
+export function assertPaged(body: Record<string, unknown>) {
+  assertFields(body, PAGED_FIELDS, 'page.');
+  assertFields(body.pageable as Record<string, unknown>, {
+    sort: 'object',
+    pageSize: 'integer',
+    pageNumber: 'integer',
+    offset: 'integer',
+    paged: 'boolean',
+    unpaged: 'boolean',
+  });
+  assertFields(body.sort as Record<string, unknown>, { unsorted: 'boolean', sorted: 'boolean' });
+}
+
+export const OPERATOR_FIELDS = {
+  operatorId: 'integer',
+  name: 'string',
+  bundle: 'boolean',
+  data: 'boolean',
+  pin: 'boolean',
+  supportsLocalAmounts: 'boolean',
+  denominationType: 'string',
+  senderCurrencyCode: 'string',
+  senderCurrencySymbol: 'string',
+  destinationCurrencyCode: 'string',
+  destinationCurrencySymbol: 'string',
+  commission: 'number',
+  internationalDiscount: 'number',
+  localDiscount: 'number',
+  mostPopularAmount: 'number|null',
+  mostPopularLocalAmount: 'number|null',
+  minAmount: 'number|null',
+  maxAmount: 'number|null',
+  localMinAmount: 'number|null',
+  localMaxAmount: 'number|null',
+  country: 'object',
+  fx: 'object',
+  logoUrls: 'array',
+  fixedAmounts: 'array',
+  fixedAmountsDescriptions: 'object',
+  localFixedAmounts: 'array',
+  localFixedAmountsDescriptions: 'object',
+  promotions: 'array',
+};
+
+export function assertOperator(o: Record<string, any>) {
+  assertFields(o, OPERATOR_FIELDS, `operator ${o.operatorId}.`);
+  assert.ok(o.operatorId > 0);
+  assert.ok(['FIXED', 'RANGE'].includes(o.denominationType));
+  assert.equal(o.commission, o.internationalDiscount);
+  assertFields(o.country, { isoName: 'string', name: 'string' });
+  assertFields(o.fx, { rate: 'number', currencyCode: 'string' });
+  assert.equal(o.logoUrls.length, 3);
+  if (o.denominationType === 'RANGE') {
+    assert.equal(typeof o.minAmount, 'number');
+    assert.equal(typeof o.maxAmount, 'number');
+    assert.deepEqual(o.fixedAmounts, []);
+  } else {
+    assert.ok(o.fixedAmounts.length > 0);
+    assert.equal(o.minAmount, null);
+  }
+  assert.ok(!('suggestedAmounts' in o) && !('suggestedAmountsMap' in o));
+}
+
+export const TRANSACTION_FIELDS = {
+  transactionId: 'integer',
+  status: 'string',
+  operatorTransactionId: 'string|null',
+  customIdentifier: 'string|null',
+  recipientPhone: 'string|null',
+  senderPhone: 'string|null',
+  countryCode: 'string',
+  operatorId: 'integer',
+  operatorName: 'string',
+  discount: 'number',
+  discountCurrencyCode: 'string',
+  requestedAmount: 'number',
+  requestedAmountCurrencyCode: 'string',
+  deliveredAmount: 'number',
+  deliveredAmountCurrencyCode: 'string',
+  transactionDate: 'string',
+  balanceInfo: 'object',
+  pinDetail: 'object|null',
+  links: 'array',
+};
+
+export function assertTransaction(t: Record<string, any>) {
+  assertFields(t, TRANSACTION_FIELDS, `transaction ${t.transactionId}.`);
+  assert.match(t.transactionDate, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  assert.ok(['SUCCESSFUL', 'PROCESSING', 'REFUNDED'].includes(t.status));
+  assertFields(t.balanceInfo, {
+    oldBalance: 'number',
+    newBalance: 'number',
+    cost: 'number',
+    currencyCode: 'string',
+    currencyName: 'string',
+    updatedAt: 'string',
+  });
+  assert.ok(t.links.some((l: any) => l.rel === 'self' && typeof l.href === 'string'));
+}
