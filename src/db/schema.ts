@@ -194,35 +194,3 @@ export interface TopupTransactionsTable {
   updated_at: ColumnType<Date, Date | string, Date | string>;
   next_check_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
-
-// Top-ups (migration 0004).
-export type TopupStatus = 'PROCESSING' | 'SUCCESSFUL' | 'REFUNDED';
-
-export interface TopupTransactionsTable {
-  id: Generated<number>;
-  account_id: number;
-  environment: Environment;
-  status: TopupStatus;
-  operator_id: number;
-  operator_name: string;
-  country_code: string;
-  recipient_phone: string | null;
-  recipient_email: string | null;
-  sender_phone: string | null;
-  custom_identifier: string | null;
-  requested_amount: Numeric;
-  requested_currency_code: string;
-  delivered_amount: Numeric;
-  delivered_currency_code: string;
-  discount: Numeric;
-  cost: Numeric;
-  old_balance: Numeric;
-  new_balance: Numeric;
-  balance_updated_at: ColumnType<Date, Date | string, Date | string>;
-  operator_transaction_id: string | null;
-  pin_detail: ColumnType<Record<string, string | null> | null, string | null, string | null>;
-  failure_reason: string | null;
-  created_at: ColumnType<Date, Date | string, never>;
-  updated_at: ColumnType<Date, Date | string, Date | string>;
-  next_check_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
-}
