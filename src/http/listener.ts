@@ -10,6 +10,8 @@ import type { FastifyInstance } from 'fastify';
  * it with the error envelope (decisions §1). Nothing is served over plain HTTP.
  */
 const TLS_HANDSHAKE = 0x16;
+/** A connection that sends nothing at all is closed after this long (the servers' own timeouts apply after). */
+const FIRST_BYTE_TIMEOUT_MS = 10_000;
 
 export interface Listening {
   port: number;
@@ -26,8 +28,10 @@ export async function listenHttpsOnly(app: FastifyInstance, port: number, host: 
   const front = net.createServer({ pauseOnConnect: true }, (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    socket.once('error', () => socket.destroy());
+    socket.on('error', () => socket.destroy());
+    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
     socket.once('readable', () => {
+      socket.setTimeout(0);
       const first: Buffer | null = socket.read(1);
       if (!first) return socket.destroy();
       socket.unshift(first);
