@@ -13,7 +13,8 @@ export type NewTransaction = Omit<TransactionRow, 'updated_at' | 'next_check_at'
 export interface ReportQuery {
   customIdentifier?: string;
   start?: Date;
-  end?: Date;
+  /** exclusive */
+  endBefore?: Date;
   limit: number;
   offset: number;
 }
@@ -79,7 +80,7 @@ export function ordersRepository(db: Kysely<Database>) {
         .where('environment', '=', environment);
       if (q.customIdentifier !== undefined) query = query.where('custom_identifier', '=', q.customIdentifier);
       if (q.start) query = query.where('created_at', '>=', q.start);
-      if (q.end) query = query.where('created_at', '<=', q.end);
+      if (q.endBefore) query = query.where('created_at', '<', q.endBefore);
       return query.orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
     },
 

@@ -9,7 +9,8 @@ import { transactionView } from './transaction-view.ts';
  * The read side of gift card transactions: the reports and the redeem codes. A transaction id of
  * another account or environment is not found (404), the same as an id that never existed.
  */
-const DATE_TIME_TEXT = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
+// Unpadded fields too ("2026-1-5 3:04:5"): Reloadly's Node SDK sends them (decisions §9).
+const DATE_TIME_TEXT = /^\d{4}-\d{1,2}-\d{1,2}( \d{1,2}:\d{1,2}:\d{1,2})?$/;
 
 function dateParam(field: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
@@ -46,6 +47,9 @@ export function createTransactionReports(deps: { repository: OrdersRepository; c
     ) {
       const start = dateParam('startDate', q.startDate);
       const end = dateParam('endDate', q.endDate);
+      // endDate is inclusive of its whole second (or whole day, when given as a bare date).
+      const bareEnd = q.endDate !== undefined && !q.endDate.includes(' ');
+      const endBefore = end && new Date(end.getTime() + (bareEnd ? 86_400_000 : 1000));
       if (start && end && start > end) {
         throw new AppError('INVALID_REQUEST', 'startDate is after endDate', [
           { field: 'startDate', issue: 'after endDate' },
@@ -54,7 +58,7 @@ export function createTransactionReports(deps: { repository: OrdersRepository; c
       const rows = await repository.report(principal.accountId, principal.environment, {
         customIdentifier: q.customIdentifier,
         start,
-        end,
+        endBefore,
         limit: q.limit,
         offset: q.offset,
       });
