@@ -21,6 +21,8 @@ export interface Recipient {
   subscriber: string;
 }
 
+/** Airtime goes to mobile numbers; libphonenumber cannot tell the two apart in some plans (US). */
+const MOBILE_TYPES = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
 const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9.-]{1,190})$/;
 
 function checkPhone(
@@ -29,6 +31,7 @@ function checkPhone(
   field: string,
   countries: Countries,
   requiredCountry?: string,
+  mobileOnly = false,
 ) {
   const iso = phone.countryCode.trim().toUpperCase();
   const bad = (issue: string) =>
@@ -39,6 +42,9 @@ function checkPhone(
   }
   const n = normalizePhone(phone.number, iso);
   if (!n?.valid || !n.countryMatches) throw bad(`is not a valid phone number in ${iso}`);
+  if (mobileOnly && n.type !== null && !MOBILE_TYPES.has(n.type)) {
+    throw bad(`is a ${n.type.toLowerCase().replace(/_/g, ' ')} number, not a mobile one`);
+  }
   return { e164Digits: n.e164.slice(1), nationalNumber: n.nationalNumber };
 }
 
@@ -82,6 +88,7 @@ export function checkRecipient(
     'recipientPhone',
     countries,
     operator.countryCode,
+    true,
   );
   return { phone: phone.e164Digits, email: null, subscriber: phone.nationalNumber };
 }

@@ -46,15 +46,16 @@ const ReportQuery = Type.Object({
 });
 
 /**
- * A report bound: `yyyy-MM-dd HH:mm:ss`, `yyyy-MM-dd` (a bare end date means the end of that day)
+ * A report bound: `yyyy-MM-dd HH:mm:ss` or `yyyy-MM-dd` (an end bound includes its whole second or day)
  * or ISO 8601 with a zone. Anything else is a 400 naming the parameter.
  */
 function bound(text: string | undefined, field: string, end: boolean): Date | undefined {
   if (text === undefined || text === '') return undefined;
   const plain = parseDateTime(text);
   if (plain) {
+    // an end bound covers its whole second (times are shown to the second), or its whole day
     const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text.trim());
-    return end && dateOnly ? new Date(plain.getTime() + 86_399_999) : plain;
+    return end ? new Date(plain.getTime() + (dateOnly ? 86_399_999 : 999)) : plain;
   }
   const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(text)
     ? new Date(text)
