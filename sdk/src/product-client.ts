@@ -40,8 +40,9 @@ export class ProductClient {
 
   /**
    * Places an order (POST). Without a customIdentifier it is sent once: a lost answer is reported,
-   * never repeated. With one it may be retried; when a retry finds the identifier already used, the
-   * earlier attempt did land, and `lookup` returns that transaction instead of an error.
+   * never repeated. With one it may be retried; when a retry is refused (the identifier already used,
+   * say) and `lookup` finds a transaction with that identifier, the earlier attempt did land, and that
+   * transaction is returned instead of an error.
    */
   protected async placeOrder<T>(
     path: string,
@@ -51,15 +52,15 @@ export class ProductClient {
     const call: Call = { method: 'POST', path, body, retryable: Boolean(body.customIdentifier) };
     const answer = await this.http.send(call);
     if (answer.status >= 200 && answer.status < 300) return this.http.parse<T>(answer, call);
-    const error = this.http.error(answer, call);
-    if (
-      answer.attempts > 1 &&
-      error.errorCode === 'CUSTOM_IDENTIFIER_ALREADY_USED' &&
-      body.customIdentifier
-    ) {
+    // A refused retry may be refused because the first attempt landed: as a duplicate
+    // customIdentifier, or by a rule the first order now trips (a top-up's PHONE_RECENTLY_RECHARGED).
+    // If a transaction with this customIdentifier exists, that is the order placed.
+    const refused =
+      answer.status >= 400 && answer.status < 500 && answer.status !== 401 && answer.status !== 429;
+    if (answer.attempts > 1 && refused && body.customIdentifier) {
       const placed = await lookup(body.customIdentifier);
       if (placed !== undefined) return placed;
     }
-    throw error;
+    throw this.http.error(answer, call);
   }
 }

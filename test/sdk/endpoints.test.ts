@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { Admin, GiftCards, Topups } from '../../sdk/src/index.ts';
+import { ADMIN_KEY, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
+import { sandboxOptions, tlsFetch } from './helpers.ts';
+
+// Every method of the three clients once, against a real server: the path, query and body the SDK
+// sends are the ones the server serves, and the answers carry the spec's field names.
+describe('SDK endpoints', () => {
+  let server: TestServer;
+  let account: TestAccount;
+  let fetch: ReturnType<typeof tlsFetch>;
+  let giftcards: GiftCards;
+  let topups: Topups;
+
+  before(async () => {
+    server = await startTestServer();
+    account = await server.admin.createAccount({ environment: 'sandbox', fund: 1000 });
+    fetch = tlsFetch();
+    giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', fetch));
+    topups = new Topups(sandboxOptions(server, account, 'topups', fetch));
+  });
+  after(async () => {
+    await fetch.close();
+    await server.close();
+  });
+
+  test('gift cards: all 16 product endpoints', async () => {
+    assert.equal((await giftcards.balance()).currencyCode, 'USD');
+    const categories = await giftcards.categories();
+    assert.ok(categories.length > 0 && typeof categories[0]!.id === 'number');
+    const countries = await giftcards.countries();
+    assert.ok(countries.some((c) => c.isoName === 'US'));
+    assert.equal((await giftcards.country('US')).isoName, 'US');
+
+    const products = await giftcards.products({
+      countryCode: 'US',
+      includeRange: true,
+      includeFixed: true,
+      size: 50,
+    });
+    assert.ok(products.length > 0);
+    assert.ok('maxrecipientDenomination' in products[0]!, 'the spec spells it maxrecipientDenomination');
+    const byCategory = await giftcards.products({ productCategoryId: categories[0]!.id, size: 5 });
+    assert.ok(byCategory.every((p) => p.category.id === categories[0]!.id));
+    const product = await giftcards.product(11);
+    assert.equal(product.productId, 11);
+    assert.equal(product.denominationType, 'FIXED');
+    assert.ok((await giftcards.countryProducts('US', { size: 5 })).every((p) => p.country.isoName === 'US'));
+
+    const instructions = await giftcards.redeemInstructions();
+    assert.ok(instructions.length > 0 && typeof instructions[0]!.brandId === 'number');
+    assert.equal((await giftcards.productRedeemInstructions(11)).productId, 11);
+
+    const fx = await giftcards.fxRate('EUR', 10);
+    assert.equal(fx.recipientCurrency, 'EUR');
+    assert.equal(fx.senderCurrency, 'USD');
+    assert.equal(fx.recipientAmount, 10);
+
+    const discounts = await giftcards.discounts({ size: 3 });
+    assert.ok(discounts.length > 0);
+    assert.equal(
+      (await giftcards.productDiscount(discounts[0]!.product.productId)).product.productId,
+      discounts[0]!.product.productId,
+    );
+
+    const customIdentifier = `sdk-endpoints-${randomUUID()}`;
+    const order = await giftcards.order({
+      productId: 11,
+      quantity: 2,
+      unitPrice: product.fixedRecipientDenominations[0]!,
+      senderName: 'SDK endpoints',
+      customIdentifier,
+      recipientEmail: 'someone@example.com',
+    });
+    assert.equal(order.status, 'SUCCESSFUL');
+    assert.equal(order.product.quantity, 2);
+    assert.ok('receipientPhone' in order, 'the spec spells it receipientPhone');
+    assert.equal(order.balanceInfo.cost, order.amount);
+    assert.equal((await giftcards.transaction(order.transactionId)).customIdentifier, customIdentifier);
+    const listed = await giftcards.transactions({ customIdentifier, size: 5 });
+    assert.deepEqual(
+      listed.map((t) => t.transactionId),
+      [order.transactionId],
+    );
+    assert.equal((await giftcards.cards(order.transactionId)).length, 2);
+  });
+
+  test('top-ups: all 17 product endpoints', async () => {
+    assert.equal((await topups.balance()).currencyCode, 'USD');
+    const commissions = await topups.commissions({ size: 5 });
+    assert.equal(commissions.content.length, 5);
+    assert.equal(commissions.number, 0);
+    const operatorId = commissions.content[0]!.operator.operatorId;
+    assert.equal((await topups.operatorCommission(operatorId)).operator.operatorId, operatorId);
+
+    const countries = await topups.countries();
+    assert.ok(countries.some((c) => c.isoName === 'NG'));
+    assert.equal((await topups.country('NG')).isoName, 'NG');
+
+    const operators = await topups.operators({ size: 5, includeBundles: false });
+    assert.equal(operators.content.length, 5);
+    const operator = await topups.operator(1001, { suggestedAmounts: true, suggestedAmountsMap: true });
+    assert.equal(operator.operatorId, 1001);
+    assert.equal(operator.denominationType, 'RANGE');
+    assert.ok(Array.isArray(operator.suggestedAmounts));
+    const detected = await topups.autoDetect('+2348031234567', 'NG');
+    assert.equal(detected.operatorId, 1001);
+    const nigerian = await topups.operatorsByCountry('NG', { includeBundles: true });
+    assert.ok(nigerian.some((o) => o.operatorId === 1001));
+
+    const fx = await topups.fxRate(1001, 5);
+    assert.equal(fx.id, 1001);
+    assert.equal(fx.currencyCode, 'NGN');
+
+    const promotions = await topups.promotions({ size: 3 });
+    assert.ok(promotions.content.length > 0);
+    const promotion = promotions.content[0]!;
+    assert.equal((await topups.promotion(promotion.promotionId)).promotionId, promotion.promotionId);
+    assert.ok(
+      (await topups.promotionsByOperator(promotion.operatorId)).every(
+        (p) => p.operatorId === promotion.operatorId,
+      ),
+    );
+    const promoOperator = await topups.operator(promotion.operatorId);
+    assert.ok(Array.isArray(await topups.promotionsByCountry(promoOperator.country.isoName)));
+
+    const customIdentifier = `sdk-endpoints-${randomUUID()}`;
+    const sent = await topups.topup({
+      operatorId: 1001,
+      amount: 5,
+      customIdentifier,
+      recipientPhone: { countryCode: 'NG', number: '08031234568' },
+      senderPhone: { countryCode: 'US', number: '+12025550123' },
+    });
+    assert.equal(sent.status, 'SUCCESSFUL');
+    assert.equal(sent.requestedAmount, 5);
+    assert.equal((await topups.transaction(sent.transactionId)).customIdentifier, customIdentifier);
+    const listed = await topups.transactions({
+      customIdentifier,
+      sortBy: 'transactionDate',
+      sortOrder: 'desc',
+    });
+    assert.deepEqual(
+      listed.content.map((t) => t.transactionId),
+      [sent.transactionId],
+    );
+  });
+
+  test('admin: accounts, credentials, balances and the audit', async () => {
+    const admin = new Admin({ adminKey: ADMIN_KEY, baseUrl: `${server.url}/admin`, fetch });
+    const created = await admin.accounts.create({
+      name: 'SDK admin',
+      currency: 'EUR',
+      country: 'DE',
+      environment: 'sandbox',
+      fund: 50,
+    });
+    assert.equal(created.balance, 50);
+    assert.match(created.clientSecret, /^sk_test_/);
+    const id = created.accountId;
+    assert.ok((await admin.accounts.list({ size: 1000 })).items.some((a) => a.accountId === id));
+    assert.equal(
+      (await admin.accounts.fund(id, { environment: 'sandbox', amount: 25, reason: 'sdk' })).newBalance,
+      75,
+    );
+    assert.equal(
+      (await admin.accounts.adjust(id, { environment: 'sandbox', amount: -5, reason: 'sdk' })).newBalance,
+      70,
+    );
+    assert.equal((await admin.accounts.setLimits(id, { dailyCountLimit: 3 })).dailyCountLimit, 3);
+    assert.equal((await admin.accounts.deactivate(id)).status, 'INACTIVE');
+    assert.equal((await admin.accounts.activate(id)).status, 'ACTIVE');
+    const ledger = await admin.accounts.ledger(id, { environment: 'sandbox', size: 10 });
+    assert.deepEqual(
+      ledger.items.map((e) => e.kind),
+      ['ADJUSTMENT', 'FUNDING', 'FUNDING'],
+    );
+    const credential = await admin.credentials.create(id, { environment: 'live', scopes: ['developer'] });
+    assert.match(credential.clientId, /^ag_live_/);
+    assert.equal((await admin.credentials.revoke(credential.clientId)).revoked, true);
+    const shown = await admin.accounts.show(id);
+    assert.equal(shown.balances.sandbox.balance, 70);
+    assert.equal(shown.credentials.length, 2);
+    assert.deepEqual((await admin.ledger.audit()).discrepancies, []);
+  });
+});

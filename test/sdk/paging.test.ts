@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Admin, GiftCards, Topups, toArray } from '../../sdk/src/index.ts';
+import { ADMIN_KEY, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
+import { recordingFetch, sandboxOptions, tlsFetch } from './helpers.ts';
+
+// The async iterators walk every page of a list: bare arrays (gift cards, admin) until a short
+// page, the top-up wrapper until `last`. Each case needs more than 3 pages.
+describe('SDK paging', () => {
+  let server: TestServer;
+  let account: TestAccount;
+  let fetch: ReturnType<typeof tlsFetch>;
+
+  before(async () => {
+    server = await startTestServer();
+    account = await server.admin.createAccount({ environment: 'sandbox', fund: 1000 });
+    fetch = tlsFetch();
+  });
+  after(async () => {
+    await fetch.close();
+    await server.close();
+  });
+
+  const pagesAsked = (f: ReturnType<typeof recordingFetch>, path: string) =>
+    f.sent
+      .filter((s) => s.path.endsWith(path) && s.method === 'GET')
+      .map((s) => new URL(s.url).searchParams.get('page'));
+
+  test('admin accounts: 14 accounts, 3 per page, 5 pages', async () => {
+    for (let i = 0; i < 13; i++) await server.admin.createAccount({ name: `paging ${i}`, fund: 0 });
+    const recorder = recordingFetch(fetch);
+    const admin = new Admin({ adminKey: ADMIN_KEY, baseUrl: `${server.url}/admin`, fetch: recorder });
+    const all = await toArray(admin.accounts.iterate({ size: 3 }));
+    const total = (await admin.accounts.list({ size: 1 })).total;
+    assert.equal(total, 14);
+    assert.equal(all.length, 14);
+    assert.equal(new Set(all.map((a) => a.accountId)).size, 14);
+    assert.deepEqual(pagesAsked(recorder, '/admin/accounts').slice(0, 5), ['1', '2', '3', '4', '5']);
+  });
+
+  test('gift card products: every product of a country, 5 per page, in the order of one big page', async () => {
+    const recorder = recordingFetch(fetch);
+    const giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', recorder));
+    const whole = await giftcards.products({ countryCode: 'US', size: 1000 });
+    assert.ok(whole.length > 15, `only ${whole.length} US products`);
+    const paged: number[] = [];
+    for await (const product of giftcards.iterateProducts({ countryCode: 'US', size: 5 })) {
+      assert.equal(product.country.isoName, 'US');
+      paged.push(product.productId);
+    }
+    assert.deepEqual(
+      paged,
+      whole.map((p) => p.productId),
+    );
+    assert.equal(pagesAsked(recorder, '/products').length - 1, Math.floor(whole.length / 5) + 1);
+  });
+
+  test('top-up operators: the paged wrapper, followed until the last page', async () => {
+    const recorder = recordingFetch(fetch);
+    const topups = new Topups(sandboxOptions(server, account, 'topups', recorder));
+    const first = await topups.operators({ size: 100 });
+    assert.ok(first.totalPages > 3, `only ${first.totalPages} pages`);
+    const ids: number[] = [];
+    for await (const operator of topups.iterateOperators({ size: 100, simplified: true }))
+      ids.push(operator.operatorId);
+    assert.equal(ids.length, first.totalElements);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(pagesAsked(recorder, '/operators').length - 1, first.totalPages);
+  });
+
+  test('stopping early fetches no more pages', async () => {
+    const recorder = recordingFetch(fetch);
+    const giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', recorder));
+    let seen = 0;
+    for await (const _ of giftcards.iterateProducts({ size: 5 })) if (++seen === 7) break;
+    assert.deepEqual(pagesAsked(recorder, '/products'), ['1', '2']);
+  });
+});
