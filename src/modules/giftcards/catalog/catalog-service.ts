@@ -1,6 +1,5 @@
 import type { Environment } from '../../../db/schema.ts';
 import { AppError, type ErrorDetail } from '../../../http/error-codes.ts';
-import { isCurrency } from '../../../lib/currencies.ts';
 import { type Dec, dec } from '../../../lib/money.ts';
 import type { Countries, Fx } from '../../reference/index.ts';
 import {
@@ -203,7 +202,9 @@ export function createCatalogService(deps: { repository: CatalogRepository; fx: 
         if (!categoryIds.has(b.categoryId))
           problems.push({ field: `brands[${b.brandId}]`, issue: 'unknown categoryId' });
       }
-      for (const p of file.products) problems.push(...productProblems(p, brandIds, categoryIds));
+      // A product's currency needs an FX rate (the table covers every ISO currency the seed uses).
+      const rated = new Set((await fx.list()).map((r) => r.currencyCode));
+      for (const p of file.products) problems.push(...productProblems(p, brandIds, categoryIds, rated));
       if (problems.length > 0)
         throw new AppError('INVALID_REQUEST', 'The catalog file is invalid', problems.slice(0, 50));
       await repository.upsert(file);
@@ -231,12 +232,13 @@ function productProblems(
   p: CatalogFile['products'][number],
   brandIds: Set<number>,
   categoryIds: Set<number>,
+  rated: Set<string>,
 ): ErrorDetail[] {
   const field = `products[${p.productId}]`;
   const out: ErrorDetail[] = [];
   if (!brandIds.has(p.brandId)) out.push({ field, issue: 'unknown brandId' });
   if (!categoryIds.has(p.categoryId)) out.push({ field, issue: 'unknown categoryId' });
-  if (!isCurrency(p.recipientCurrencyCode)) out.push({ field, issue: 'unknown recipientCurrencyCode' });
+  if (!rated.has(p.recipientCurrencyCode)) out.push({ field, issue: 'recipientCurrencyCode has no FX rate' });
   const range = p.denominationType === 'RANGE';
   const min: Dec | null = p.minRecipientDenomination === null ? null : dec(p.minRecipientDenomination);
   const max: Dec | null = p.maxRecipientDenomination === null ? null : dec(p.maxRecipientDenomination);

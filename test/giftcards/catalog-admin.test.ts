@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { ADMIN_KEY, startTestServer, type TestServer } from '../harness/server.ts';
+import { CACHE_DIR } from '../harness/templates.ts';
+import { giftcardClient, seed } from './helpers.ts';
+
+// The operator manages the catalog (issue 3): import a catalog file, export it, (de)activate a
+// product, through the admin API and the airgift command. Ids and amount texts survive the trip.
+const run = promisify(execFile);
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'airgift.mjs');
+
+const NEW_BRAND = {
+  brandId: 990,
+  brandName: 'Example Books',
+  categoryId: 13,
+  concise: 'Enter the code at checkout.',
+  verbose: 'Enter the code at checkout on the Example Books website.',
+  logoUrl: 'https://cdn.airgift.dev/logos/brands/example-books.png',
+};
+const NEW_PRODUCT = {
+  productId: 990840,
+  productName: 'Example Books US',
+  brandId: 990,
+  categoryId: 13,
+  countryCode: 'US',
+  global: false,
+  supportsPreOrder: false,
+  status: 'ACTIVE',
+  denominationType: 'FIXED',
+  recipientCurrencyCode: 'USD',
+  fixedRecipientDenominations: ['15.00', '30.00'],
+  minRecipientDenomination: null,
+  maxRecipientDenomination: null,
+  senderFee: '0.25',
+  senderFeePercentage: '0.50',
+  discountPercentage: '1.00',
+  userIdRequired: false,
+  logoUrls: [NEW_BRAND.logoUrl],
+};
+
+describe('catalog administration', () => {
+  let server: TestServer;
+  let client: Awaited<ReturnType<typeof giftcardClient>>;
+  let env: NodeJS.ProcessEnv;
+  const airgift = (...args: string[]) =>
+    run(process.execPath, [BIN, ...args], { env, maxBuffer: 64 * 1024 * 1024 });
+  before(async () => {
+    server = await startTestServer();
+    client = await giftcardClient(server);
+    env = {
+      ...process.env,
+      AIRGIFT_URL: server.url,
+      AIRGIFT_ADMIN_KEY: ADMIN_KEY,
+      AIRGIFT_CA_FILE: join(CACHE_DIR, 'tls', 'ca.crt'),
+    };
+  });
+  after(() => server.close());
+
+  test('export gives the seed catalog back with its ids and amount texts', async () => {
+    const answer = await server.admin.call('GET', '/catalog/export');
+    assert.equal(answer.status, 200);
+    const { categories, brands, products } = answer.body;
+    assert.equal(categories.length, seed.categories.length);
+    assert.equal(brands.length, seed.brands.length + 1);
+    assert.equal(products.length, seed.products.length + 7, 'the seed and the 7 sandbox test products');
+    const byId = new Map(products.map((p: any) => [p.productId, p]));
+    for (const p of seed.products.slice(0, 50)) assert.deepEqual(byId.get(p.productId), p);
+    const kwd = seed.products.find((p) => p.recipientCurrencyCode === 'KWD');
+    if (kwd) assert.deepEqual(byId.get(kwd.productId), kwd);
+  });
+
+  test('import adds and updates by id; an inconsistent file is refused whole', async () => {
+    const first = await server.admin.call('POST', '/catalog/import', {
+      categories: [],
+      brands: [NEW_BRAND],
+      products: [NEW_PRODUCT],
+    });
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(first.body, { categories: 0, brands: 1, products: 1 });
+    const shown = await client.get('/products/990840');
+    assert.equal(shown.status, 200);
+    assert.deepEqual(shown.body.fixedRecipientDenominations, [15, 30]);
+    assert.equal(shown.body.brand.brandName, 'Example Books');
+
+    const changed = { ...NEW_PRODUCT, fixedRecipientDenominations: ['20.00'], discountPercentage: '2.50' };
+    await server.admin.call('POST', '/catalog/import', { categories: [], brands: [], products: [changed] });
+    const updated = (await client.get('/products/990840')).body;
+    assert.deepEqual(updated.fixedRecipientDenominations, [20]);
+    assert.equal(updated.discountPercentage, 2.5);
+
+    const orphan = { ...NEW_PRODUCT, productId: 991840, brandId: 12345 };
+    const bad = await server.admin.call('POST', '/catalog/import', {
+      categories: [],
+      brands: [],
+      products: [orphan],
+    });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.errorCode, 'INVALID_REQUEST');
+    const wrongType = await server.admin.call('POST', '/catalog/import', {
+      categories: [],
+      brands: [],
+      products: [{ ...NEW_PRODUCT, senderFee: 0.25 }],
+    });
+    assert.equal(wrongType.status, 400, 'amounts are decimal strings');
+    const range = {
+      ...NEW_PRODUCT,
+      productId: 992840,
+      denominationType: 'RANGE',
+      minRecipientDenomination: '50.00',
+    };
+    const badRange = await server.admin.call('POST', '/catalog/import', {
+      categories: [],
+      brands: [],
+      products: [range],
+    });
+    assert.equal(badRange.status, 400);
+    assert.equal((await client.get('/products/991840')).status, 400);
+  });
+
+  test('the airgift command: catalog export, import and products (de)activate', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'airgift-catalog-'));
+    const exported = await airgift('catalog', 'export', '--json');
+    const catalog = JSON.parse(exported.stdout);
+    assert.ok(catalog.products.length > 1500);
+    const file = join(dir, 'catalog.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        categories: [],
+        brands: [],
+        products: [{ ...NEW_PRODUCT, productName: 'Example Books USA' }],
+      }),
+    );
+    const imported = await airgift('catalog', 'import', file, '--json');
+    assert.deepEqual(JSON.parse(imported.stdout), { categories: 0, brands: 0, products: 1 });
+    assert.equal((await client.get('/products/990840')).body.productName, 'Example Books USA');
+    const seedDir = join(import.meta.dirname, '..', '..', 'data', 'seed');
+    const reseeded = await airgift('catalog', 'import', seedDir);
+    assert.match(reseeded.stdout, /imported 15 categories, \d+ brands, \d+ products/);
+
+    const off = await airgift('products', 'deactivate', '1840', '--json');
+    assert.deepEqual(JSON.parse(off.stdout), { productId: 1840, status: 'INACTIVE' });
+    assert.equal((await client.get('/products/1840')).status, 400);
+    const on = await airgift('products', 'activate', '1840');
+    assert.match(on.stdout, /product 1840 is ACTIVE/);
+    assert.equal((await client.get('/products/1840')).status, 200);
+    await assert.rejects(airgift('products', 'activate', '7'), /404/);
+    assert.ok(readFileSync(file, 'utf8').length > 0);
+  });
+});
