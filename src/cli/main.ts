@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   type AdminClient,
@@ -25,6 +27,9 @@ const USAGE = `airgift: manage an airgift server through its admin API
   airgift credentials create ACCOUNT_ID --environment E [--scopes a,b]
   airgift credentials revoke CLIENT_ID
   airgift ledger audit
+  airgift catalog import FILE|DIR   (a catalog file, or a directory holding the seed's three files)
+  airgift catalog export > catalog.json
+  airgift products activate ID | products deactivate ID
 
 Every command takes --json. Server: AIRGIFT_URL (default https://localhost:8443); admin key:
 AIRGIFT_ADMIN_KEY or DATA_DIR/admin.key; CA: DATA_DIR/tls/ca.crt (DATA_DIR default ./data).`;
@@ -165,6 +170,40 @@ const COMMANDS: Record<string, Command> = {
     return { json: audit, text };
   },
 };
+
+/** A catalog file, or a seed directory (categories.json, brands.json, products.json) read as one. */
+function readCatalog(path: string): unknown {
+  if (!existsSync(path)) throw new CliError(`${path} does not exist`);
+  const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+  if (!statSync(path).isDirectory()) return read(path);
+  return Object.fromEntries(
+    ['categories', 'brands', 'products'].map((k) => [k, read(join(path, `${k}.json`))]),
+  );
+}
+
+const CATALOG_COMMANDS: Record<string, Command> = {
+  'catalog import': async (api, args) => {
+    if (!args[0]) throw new CliError('FILE is required');
+    const counts = await api.call<Record<string, number>>('POST', '/catalog/import', readCatalog(args[0]));
+    return {
+      json: counts,
+      text: `imported ${counts.categories} categories, ${counts.brands} brands, ${counts.products} products`,
+    };
+  },
+  'catalog export': async (api) => {
+    const catalog = await api.call('GET', '/catalog/export');
+    return { json: catalog, text: JSON.stringify(catalog, null, 2) };
+  },
+  'products activate': async (api, args) => {
+    const p = await api.call<Record<string, unknown>>('POST', `/products/${id(args)}/activate`);
+    return { json: p, text: `product ${p.productId} is ${p.status}` };
+  },
+  'products deactivate': async (api, args) => {
+    const p = await api.call<Record<string, unknown>>('POST', `/products/${id(args)}/deactivate`);
+    return { json: p, text: `product ${p.productId} is ${p.status}` };
+  },
+};
+Object.assign(COMMANDS, CATALOG_COMMANDS);
 
 async function balanceChange(api: AdminClient, action: 'fund' | 'adjust', args: string[], flags: Flags) {
   const result = await api.call<Record<string, unknown>>('POST', `/accounts/${id(args)}/${action}`, {
