@@ -63,6 +63,9 @@ export interface OperatorFilter {
   includeBundles?: boolean;
   includeData?: boolean;
   includePin?: boolean;
+  /** Compatibility (Reloadly's Node SDK sends them): leave RANGE or FIXED operators out when false. */
+  includeRange?: boolean;
+  includeFixed?: boolean;
 }
 
 export const OPERATOR_DATA_DIR = join(import.meta.dirname, '..', '..', '..', 'data', 'operators');
@@ -100,7 +103,9 @@ export function loadOperatorCatalog(dir = OPERATOR_DATA_DIR) {
         (iso === undefined || o.countryCode === iso) &&
         (filter.includeBundles !== false || !o.bundle) &&
         (filter.includeData !== false || !o.data) &&
-        (filter.includePin !== false || !o.pin),
+        (filter.includePin !== false || !o.pin) &&
+        (filter.includeRange !== false || o.denominationType !== 'RANGE') &&
+        (filter.includeFixed !== false || o.denominationType !== 'FIXED'),
     );
   }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { AppError } from '../../http/error-codes.ts';
 import { pagedWrapper, pagingQuery, toLimitOffset } from '../../http/paging.ts';
@@ -18,20 +18,21 @@ const flag = (def: boolean) => Type.Optional(Type.Boolean({ default: def }));
 const AmountFlags = { suggestedAmounts: flag(false), suggestedAmountsMap: flag(false) };
 const IsoParam = Type.String({ minLength: 1, maxLength: 3 });
 
+// includeRange/includeFixed: compatibility aliases Reloadly's Node SDK sends (docs/decisions.md).
+const Includes = {
+  includePin: flag(true),
+  includeData: flag(true),
+  includeBundles: flag(true),
+  includeRange: flag(true),
+  includeFixed: flag(true),
+};
 const OperatorsQuery = Type.Object({
   ...pagingQuery(200),
   ...AmountFlags,
   simplified: flag(false),
-  includePin: flag(true),
-  includeData: flag(true),
-  includeBundles: flag(true),
+  ...Includes,
 });
-const CountryOperatorsQuery = Type.Object({
-  ...AmountFlags,
-  includePin: flag(true),
-  includeData: flag(true),
-  includeBundles: flag(true),
-});
+const CountryOperatorsQuery = Type.Object({ ...AmountFlags, ...Includes });
 const OperatorIdParams = Type.Object({ operatorId: Type.Integer({ minimum: 0 }) });
 const AutoDetectParams = Type.Object({ phone: Type.String({ maxLength: 40 }), iso: IsoParam });
 const AutoDetectQuery = Type.Object({ ...AmountFlags, includeBundles: flag(false) });
@@ -40,6 +41,18 @@ const FxBody = Type.Object({
   operatorId: Type.Integer({ minimum: 0 }),
   amount: Type.Unknown({ description: 'number' }),
 });
+
+/**
+ * The number as given, valid in `iso`; else, for a '+' the caller may have added to a national number
+ * (Reloadly's Node SDK always prefixes one: "+08031234567"), the same digits without it.
+ */
+function detectableNumber(phone: string, iso: string) {
+  const asGiven = normalizePhone(phone, iso);
+  if (asGiven?.valid && asGiven.countryMatches) return asGiven;
+  if (!phone.trim().startsWith('+')) return null;
+  const withoutPlus = normalizePhone(phone.trim().slice(1), iso);
+  return withoutPlus?.valid && withoutPlus.countryMatches ? withoutPlus : null;
+}
 
 export function operatorRoutes(app: FastifyInstance, deps: TopupDeps) {
   const { catalog, views, countries, accounts } = deps;
@@ -138,8 +151,8 @@ export function operatorRoutes(app: FastifyInstance, deps: TopupDeps) {
       const { phone, iso } = request.params as Static<typeof AutoDetectParams>;
       const q = request.query as Static<typeof AutoDetectQuery>;
       const country = supportedCountry(iso);
-      const number = normalizePhone(phone, country.isoName);
-      if (!number?.valid || !number.countryMatches) {
+      const number = detectableNumber(phone, country.isoName);
+      if (!number) {
         throw new AppError(
           'INVALID_PHONE_NUMBER',
           `${phone} is not a valid phone number in ${country.isoName}`,
@@ -151,21 +164,42 @@ export function operatorRoutes(app: FastifyInstance, deps: TopupDeps) {
     },
   );
 
+  async function fxRate(request: FastifyRequest, operatorId: number, rawAmount: unknown) {
+    const amount = parseAmount(rawAmount);
+    const operator = catalog.find(operatorId);
+    if (!operator?.status) throw new AppError('RESOURCE_NOT_FOUND', `No operator ${operatorId}`);
+    const rate = await deps.fx.rate(await currencyOf(request), operator.destinationCurrencyCode);
+    return {
+      id: operator.operatorId,
+      name: operator.name,
+      fxRate: roundToMinor(amount.times(rate), operator.destinationCurrencyCode).toNumber(),
+      currencyCode: operator.destinationCurrencyCode,
+    };
+  }
+
   app.post(
     '/operators/fx-rate',
     { schema: { body: FxBody, response: { 200: FxRate } }, config: SCOPE },
     async (request) => {
       const body = request.body as Static<typeof FxBody>;
-      const amount = parseAmount(body.amount);
-      const operator = catalog.find(body.operatorId);
-      if (!operator?.status) throw new AppError('RESOURCE_NOT_FOUND', `No operator ${body.operatorId}`);
-      const rate = await deps.fx.rate(await currencyOf(request), operator.destinationCurrencyCode);
-      return {
-        id: operator.operatorId,
-        name: operator.name,
-        fxRate: roundToMinor(amount.times(rate), operator.destinationCurrencyCode).toNumber(),
-        currencyCode: operator.destinationCurrencyCode,
-      };
+      return fxRate(request, body.operatorId, body.amount);
+    },
+  );
+
+  // Compatibility alias: Reloadly's Node SDK posts `{amount}` to /operators/{operatorId}/fx-rate.
+  app.post(
+    '/operators/:operatorId/fx-rate',
+    {
+      schema: {
+        params: OperatorIdParams,
+        body: Type.Object({ amount: Type.Unknown({ description: 'number' }) }),
+        response: { 200: FxRate },
+      },
+      config: SCOPE,
+    },
+    async (request) => {
+      const { operatorId } = request.params as Static<typeof OperatorIdParams>;
+      return fxRate(request, operatorId, (request.body as { amount: unknown }).amount);
     },
   );
 }

@@ -54,7 +54,7 @@ function bound(text: string | undefined, field: string, end: boolean): Date | un
   const plain = parseDateTime(text);
   if (plain) {
     // an end bound covers its whole second (times are shown to the second), or its whole day
-    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text.trim());
+    const dateOnly = /^\d{4}-\d{1,2}-\d{1,2}$/.test(text.trim());
     return end ? new Date(plain.getTime() + (dateOnly ? 86_399_999 : 999)) : plain;
   }
   const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(text)

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startTestServer, type TestServer } from '../harness/server.ts';
+import { type Caller, sandboxCaller } from './helpers.ts';
+
+// decisions §9: what Reloadly's public Node SDK (node-sdk-airtime) sends where it differs from the
+// spec, served as documented aliases (docs/decisions.md, "Top-ups: compatibility").
+let server: TestServer;
+let c: Caller;
+before(async () => {
+  server = await startTestServer();
+  c = await sandboxCaller(server);
+});
+after(() => server.close());
+
+test('POST /operators/{id}/fx-rate with {amount} answers as POST /operators/fx-rate', async () => {
+  const alias = await c.post('/operators/1001/fx-rate', { amount: 10 });
+  assert.equal(alias.status, 200, alias.text);
+  const spec = await c.post('/operators/fx-rate', { operatorId: 1001, amount: 10 });
+  assert.deepEqual(alias.body, spec.body);
+  assert.equal((await c.post('/operators/1001/fx-rate', { amount: 'x' })).body.errorCode, 'INVALID_AMOUNT');
+});
+
+test("auto-detect accepts the '+' the SDK puts before a national number", async () => {
+  const a = await c.get(`/operators/auto-detect/phone/${encodeURIComponent('+08031234567')}/countries/NG`);
+  assert.equal(a.status, 200, a.text);
+  assert.equal(a.body.name, 'MTN Nigeria');
+  const foreign = await c.get(
+    `/operators/auto-detect/phone/${encodeURIComponent('+447400123456')}/countries/NG`,
+  );
+  assert.equal(foreign.body.errorCode, 'INVALID_PHONE_NUMBER');
+});
+
+test('includeRange=false / includeFixed=false leave RANGE / FIXED operators out', async () => {
+  const noRange = await c.get('/operators/countries/NG?includeRange=false');
+  assert.ok(noRange.body.length > 0 && noRange.body.every((o: any) => o.denominationType === 'FIXED'));
+  const noFixed = await c.get('/operators?includeFixed=false&size=50');
+  assert.ok(noFixed.body.content.every((o: any) => o.denominationType === 'RANGE'));
+});
+
+test('report dates without zero padding ("2026-1-5 7:5:3"), as the SDK formats them', async () => {
+  const sent = await c.post('/topups', {
+    operatorId: 1001,
+    amount: 5,
+    recipientPhone: { countryCode: 'NG', number: '08037770001' },
+  });
+  assert.equal(sent.status, 200);
+  const d = new Date(Date.parse(`${sent.body.transactionDate.replace(' ', 'T')}Z`));
+  const unpadded = (t: Date) =>
+    `${t.getUTCFullYear()}-${t.getUTCMonth() + 1}-${t.getUTCDate()} ${t.getUTCHours()}:${t.getUTCMinutes()}:${t.getUTCSeconds()}`;
+  const from = unpadded(new Date(d.getTime() - 60_000));
+  const to = unpadded(new Date(d.getTime() + 60_000));
+  const a = await c.get(
+    `/topups/reports/transactions?startDate=${encodeURIComponent(from)}&endDate=${encodeURIComponent(to)}&page=1&size=10`,
+  );
+  assert.equal(a.status, 200, a.text);
+  assert.deepEqual(
+    a.body.content.map((t: any) => t.transactionId),
+    [sent.body.transactionId],
+  );
+});
