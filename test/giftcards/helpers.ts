@@ -80,6 +80,8 @@ export const PRODUCT_FIELDS: Record<string, FieldType> = {
   recipientCurrencyCode: 'string',
   minRecipientDenomination: 'number|null',
   maxrecipientDenomination: 'number|null',
+  // compatibility alias for Reloadly's Java SDK (decisions §9); the spec's spelling stays
+  maxRecipientDenomination: 'number|null',
   senderCurrencyCode: 'string',
   minSenderDenomination: 'number|null',
   maxSenderDenomination: 'number|null',
@@ -122,6 +124,8 @@ export const TRANSACTION_FIELDS: Record<string, FieldType> = {
   smsFee: 'number',
   totalFee: 'number',
   receipientPhone: 'number|null',
+  // compatibility alias for Reloadly's Java SDK (decisions §9)
+  recipientPhone: 'string|null',
   recipientEmail: 'string|null',
   transactionCreatedTime: 'string',
   preOrdered: 'boolean',

@@ -15,6 +15,7 @@ import * as S from './schemas.ts';
  */
 const ProductIdParams = Type.Object({ productId: Type.Integer() });
 const CountryParams = Type.Object({ countrycode: Type.String() });
+const BrandIdParams = Type.Object({ brandId: Type.Integer() });
 
 const ProductsQuery = Type.Object({
   ...pagingQuery(200),
@@ -98,6 +99,17 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
     '/redeem-instructions',
     { schema: { response: { 200: Type.Array(S.BrandRedeemInstruction) } } },
     (request) => catalog.redeemInstructions(principalOf(request).environment),
+  );
+
+  // Compatibility alias (decisions §9): Reloadly's Java SDK reads a brand's instructions here.
+  app.get(
+    '/brands/:brandId/redeem-instructions',
+    { schema: { params: BrandIdParams, response: { 200: S.BrandRedeemInstruction } } },
+    (request) =>
+      catalog.brandRedeemInstruction(
+        principalOf(request).environment,
+        (request.params as Static<typeof BrandIdParams>).brandId,
+      ),
   );
 
   app.get(

@@ -14,6 +14,13 @@ const ReportsQuery = Type.Object({
   customIdentifier: Type.Optional(Type.String()),
   startDate: Type.Optional(Type.String()),
   endDate: Type.Optional(Type.String()),
+  // Compatibility (decisions §9): the further filters Reloadly's Java SDK sends.
+  status: Type.Optional(Type.String()),
+  productId: Type.Optional(Type.Integer()),
+  productName: Type.Optional(Type.String()),
+  brandId: Type.Optional(Type.Integer()),
+  brandName: Type.Optional(Type.String()),
+  recipientEmail: Type.Optional(Type.String()),
 });
 
 export function orderRoutes(app: FastifyInstance, giftcards: GiftcardServices) {

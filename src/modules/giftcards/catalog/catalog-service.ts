@@ -158,6 +158,13 @@ export function createCatalogService(deps: { repository: CatalogRepository; fx: 
         .map((b) => ({ brandId: b.brandId, brandName: b.brandName, concise: b.concise, verbose: b.verbose }));
     },
 
+    /** Compatibility (decisions §9): one brand's instructions, the older path the Java SDK calls. */
+    async brandRedeemInstruction(env: Environment, brandId: number) {
+      const brand = (await this.redeemInstructions(env)).find((b) => b.brandId === brandId);
+      if (!brand) throw new AppError('RESOURCE_NOT_FOUND', `No brand ${brandId}`);
+      return brand;
+    },
+
     async redeemInstruction(env: Environment, productId: number) {
       const p = await find(env, productId);
       return { productId: p.productId, productName: p.productName, concise: p.concise, verbose: p.verbose };

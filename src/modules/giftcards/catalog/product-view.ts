@@ -84,6 +84,8 @@ export function productView(entry: CatalogEntry, prices: SenderPrices, country: 
     recipientCurrencyCode: entry.recipientCurrencyCode,
     minRecipientDenomination: num(entry.minRecipientDenomination),
     maxrecipientDenomination: num(entry.maxRecipientDenomination),
+    // Compatibility alias (decisions §9): Reloadly's Java SDK reads the camel-case spelling.
+    maxRecipientDenomination: num(entry.maxRecipientDenomination),
     senderCurrencyCode: prices.currencyCode,
     minSenderDenomination: prices.min?.toNumber() ?? null,
     maxSenderDenomination: prices.max?.toNumber() ?? null,

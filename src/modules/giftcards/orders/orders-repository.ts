@@ -12,12 +12,22 @@ export type NewTransaction = Omit<TransactionRow, 'updated_at' | 'next_check_at'
 
 export interface ReportQuery {
   customIdentifier?: string;
+  status?: string;
+  productId?: number;
+  /** case-insensitive substring, as /products filters names */
+  productName?: string;
+  brandId?: number;
+  brandName?: string;
+  recipientEmail?: string;
   start?: Date;
   /** exclusive */
   endBefore?: Date;
   limit: number;
   offset: number;
 }
+
+/** A LIKE pattern matching `text` literally. */
+const likeText = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function ordersRepository(db: Kysely<Database>) {
   return {
@@ -79,6 +89,14 @@ export function ordersRepository(db: Kysely<Database>) {
         .where('account_id', '=', accountId)
         .where('environment', '=', environment);
       if (q.customIdentifier !== undefined) query = query.where('custom_identifier', '=', q.customIdentifier);
+      if (q.status !== undefined)
+        query = query.where('status', '=', q.status.toUpperCase() as TransactionRow['status']);
+      if (q.productId !== undefined) query = query.where('product_id', '=', q.productId);
+      if (q.productName !== undefined)
+        query = query.where('product_name', 'ilike', `%${likeText(q.productName)}%`);
+      if (q.brandId !== undefined) query = query.where('brand_id', '=', q.brandId);
+      if (q.brandName !== undefined) query = query.where('brand_name', 'ilike', `%${likeText(q.brandName)}%`);
+      if (q.recipientEmail !== undefined) query = query.where('recipient_email', '=', q.recipientEmail);
       if (q.start) query = query.where('created_at', '>=', q.start);
       if (q.endBefore) query = query.where('created_at', '<', q.endBefore);
       return query.orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();

@@ -2,7 +2,7 @@ import { AppError } from '../../../http/error-codes.ts';
 import type { Principal } from '../../../http/request-context.ts';
 import { parseDateTime } from '../../../lib/time-format.ts';
 import type { CardCodec } from './card-codes.ts';
-import type { OrdersRepository } from './orders-repository.ts';
+import type { OrdersRepository, ReportQuery } from './orders-repository.ts';
 import { transactionView } from './transaction-view.ts';
 
 /**
@@ -43,7 +43,7 @@ export function createTransactionReports(deps: { repository: OrdersRepository; c
   return {
     async list(
       principal: Principal,
-      q: { customIdentifier?: string; startDate?: string; endDate?: string; limit: number; offset: number },
+      q: Omit<ReportQuery, 'start' | 'endBefore'> & { startDate?: string; endDate?: string },
     ) {
       const start = dateParam('startDate', q.startDate);
       const end = dateParam('endDate', q.endDate);
@@ -55,12 +55,11 @@ export function createTransactionReports(deps: { repository: OrdersRepository; c
           { field: 'startDate', issue: 'after endDate' },
         ]);
       }
+      const { startDate: _s, endDate: _e, ...filters } = q;
       const rows = await repository.report(principal.accountId, principal.environment, {
-        customIdentifier: q.customIdentifier,
+        ...filters,
         start,
         endBefore,
-        limit: q.limit,
-        offset: q.offset,
       });
       return rows.map(transactionView);
     },

@@ -29,6 +29,8 @@ export function transactionView(row: TransactionRow) {
     totalFee: num(row.total_fee),
     // E.164 without its '+': at most 15 digits, so exact as a JSON number.
     receipientPhone: row.recipient_phone === null ? null : Number(row.recipient_phone.replace(/\D/g, '')),
+    // Compatibility alias (decisions §9): Reloadly's Java SDK reads `recipientPhone`, a string.
+    recipientPhone: row.recipient_phone === null ? null : row.recipient_phone.replace(/\D/g, ''),
     recipientEmail: row.recipient_email,
     transactionCreatedTime: formatDateTime(row.created_at),
     preOrdered: row.pre_ordered,
