@@ -299,6 +299,18 @@ describe('promotions', () => {
   });
 });
 
+test('GET /accounts/balance on the top-up base: the Balance fields', async () => {
+  const a = await usd.get('/accounts/balance');
+  assert.equal(a.status, 200);
+  assertFields(a.body, {
+    balance: 'number',
+    currencyCode: 'string',
+    currencyName: 'string',
+    updatedAt: 'string',
+  });
+  assert.equal(a.body.currencyCode, 'USD');
+});
+
 test('each catalogue route needs its scope (403 NOT_AUTHORIZED otherwise)', async () => {
   const limited = await sandboxCaller(server, { scopes: ['send-topups'] });
   for (const path of [

@@ -46,7 +46,10 @@ export function createTopupWorker(deps: {
     if (running) return running;
     running = (async () => {
       const due = await repo.due(clock.now(), limit);
-      for (const row of due) await finish(row);
+      // one failing top-up must not hold back the others; it stays due and is retried next run
+      const failures: unknown[] = [];
+      for (const row of due) await finish(row).catch((error) => failures.push(error));
+      if (failures.length > 0) throw failures[0];
       return due.length;
     })();
     try {
