@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Decimal } from 'decimal.js';
+import { sql } from 'kysely';
 import { AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
 import { assertTransaction, type Caller, sandboxCaller, VENDOR_ACCEPT } from './helpers.ts';
 
@@ -52,6 +53,24 @@ describe('sandbox outcomes by test number', () => {
     const done = await c.get(`/topups/reports/transactions/${a.body.transactionId}`);
     assert.equal(done.body.status, 'SUCCESSFUL');
     assert.equal(typeof done.body.operatorTransactionId, 'string');
+  });
+
+  test('the in-process poller finishes a due top-up by itself', async () => {
+    const a = await send(c, { recipientPhone: NG('08035599990') });
+    assert.equal(a.body.status, 'PROCESSING');
+    server.clock.advance(31_000);
+    const worker = server.runtime.services.topups.worker;
+    worker.start(20, (error) => assert.fail(String(error)));
+    try {
+      let status = 'PROCESSING';
+      for (let i = 0; i < 100 && status === 'PROCESSING'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        status = (await c.get(`/topups/reports/transactions/${a.body.transactionId}`)).body.status;
+      }
+      assert.equal(status, 'SUCCESSFUL');
+    } finally {
+      await worker.stop();
+    }
   });
 
   test('ending 99991: PROCESSING, then REFUNDED with a refund entry', async () => {
@@ -248,6 +267,31 @@ describe('error codes', () => {
       headers: { accept: 'application/com.reloadly.topups-v2+json' },
     });
     expectError(v2, 406, 'MEDIA_TYPE_NOT_ACCEPTABLE');
+  });
+
+  test('HTTP 405 and 415 on the top-up base', async () => {
+    const patch = await server.http.call('PATCH', '/topups-sandbox/topups', { token: c.token, body: {} });
+    expectError(patch, 405, 'METHOD_NOT_SUPPORTED');
+    assert.match(String(patch.headers.allow), /POST/);
+    const text = await server.http.call('POST', '/topups-sandbox/topups', {
+      token: c.token,
+      headers: { 'content-type': 'text/plain' },
+      rawBody: 'operatorId=1001',
+    });
+    expectError(text, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  test('HTTP 500: an unexpected failure (a missing table) leaks nothing', async () => {
+    const db = server.db.kysely;
+    await sql`ALTER TABLE topup_transactions RENAME TO topup_transactions_away`.execute(db);
+    try {
+      const a = await c.get('/topups/reports/transactions');
+      expectError(a, 500, 'INTERNAL_SERVER_ERROR');
+      assert.ok(!/topup_transactions|relation|SQL/i.test(a.body.message));
+    } finally {
+      await sql`ALTER TABLE topup_transactions_away RENAME TO topup_transactions`.execute(db);
+    }
+    assert.equal((await c.get('/topups/reports/transactions')).status, 200);
   });
 
   test('TOKEN_EXPIRED (last: moves the clock a day on)', async () => {
