@@ -116,7 +116,7 @@ const enc = encodeURIComponent;
  * and revocations.
  *
  * @example
- * const admin = new Admin({ adminKey: process.env.AIRGIFT_ADMIN_KEY!, baseUrl: 'https://localhost:8443/admin' });
+ * const admin = new Admin({ adminKey, baseUrl: 'https://localhost:8443/admin' });
  * const acme = await admin.accounts.create({ name: 'acme', currency: 'USD', country: 'US', environment: 'sandbox', fund: 100 });
  * await admin.accounts.fund(acme.accountId, { environment: 'sandbox', amount: 50, reason: 'wire 2026-11-22' });
  */

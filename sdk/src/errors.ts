@@ -21,7 +21,8 @@ export interface AirgiftErrorInit {
  * Every failure the SDK reports: an error answer of a product or admin API (the envelope
  * `{timeStamp, message, infoLink, path, errorCode, details}`), an OAuth error of the token endpoint
  * (`errorCode` is then the OAuth `error`, e.g. `invalid_client`), or a network failure after the
- * last retry (`status` 0, `errorCode` `NETWORK_ERROR`, the original error as `cause`).
+ * last retry (`status` 0, `errorCode` `NETWORK_ERROR`, or `TIMEOUT` when no answer came within
+ * `timeoutMs`; the original error as `cause`).
  *
  * @example
  * try {

@@ -54,6 +54,11 @@ export interface CommonOptions {
   now?: () => number;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
+  /**
+   * Longest wait for one attempt's answer, ms (default 30,000; 0 for none). A timed-out attempt
+   * counts as a network error: retried when the call may be, else `errorCode` `TIMEOUT`.
+   */
+  timeoutMs?: number;
 }
 
 export interface Credentials {

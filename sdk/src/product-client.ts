@@ -20,6 +20,7 @@ export class ProductClient {
       fetch: options.fetch,
       retry: options.retry,
       onRequest: options.onRequest,
+      timeoutMs: options.timeoutMs,
       headers: options.headers,
       now,
     };

@@ -55,12 +55,14 @@ export class Transport {
   private readonly fetch: FetchLike;
   private readonly policy: RetryPolicy;
   private readonly now: () => number;
+  private readonly timeoutMs: number;
 
   constructor(private readonly options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.fetch = options.fetch ?? defaultFetch();
     this.policy = retryPolicy(options.retry);
     this.now = options.now ?? Date.now;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 
   url(path: string, query?: Query): string {
@@ -92,25 +94,40 @@ export class Transport {
       let text: string;
       let requestId: string | null;
       let retryAfter: string | null;
+      const timeout = new AbortController();
+      const timer = this.timeoutMs > 0 ? setTimeout(() => timeout.abort(), this.timeoutMs) : null;
       try {
-        const response = await this.fetch(url, { method: call.method, headers: info.headers, body });
+        const response = await this.fetch(url, {
+          method: call.method,
+          headers: info.headers,
+          body,
+          signal: timeout.signal,
+        });
         status = response.status;
         requestId = response.headers.get('x-request-id');
         retryAfter = response.headers.get('retry-after');
         text = await response.text();
       } catch (error) {
-        if (isAbort(error)) throw error;
+        // A timeout is a network error like any other: the call may or may not have arrived.
         if (retryable && attempt < this.policy.maxAttempts) {
           await this.policy.sleep(backoffDelay(this.policy, attempt));
           continue;
         }
+        const timedOut = timeout.signal.aborted;
+        const reason = timedOut
+          ? `no answer within ${this.timeoutMs} ms`
+          : error instanceof Error
+            ? error.message
+            : String(error);
         throw new AirgiftError({
           status: 0,
-          errorCode: 'NETWORK_ERROR',
-          message: `${call.method} ${url} failed: ${error instanceof Error ? error.message : String(error)}`,
+          errorCode: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
+          message: `${call.method} ${url} failed: ${reason}`,
           path: call.path,
           cause: error,
         });
+      } finally {
+        if (timer !== null) clearTimeout(timer);
       }
 
       if (status === 401 && token && !refreshedToken && errorCodeOf(text) === 'TOKEN_EXPIRED') {
@@ -158,8 +175,4 @@ function tryJson(text: string): unknown {
 function errorCodeOf(text: string): string | null {
   const body = tryJson(text) as { errorCode?: unknown } | null;
   return body && typeof body === 'object' && typeof body.errorCode === 'string' ? body.errorCode : null;
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError';
 }

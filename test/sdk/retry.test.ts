@@ -156,6 +156,45 @@ describe('SDK retries against a real server', () => {
     assert.deepEqual(sleep.waits, []);
   });
 
+  test('an attempt with no answer within timeoutMs is abandoned and retried', async () => {
+    let hung = 0;
+    const wrapper: FetchLike = (url, init) => {
+      if (new URL(url).pathname.endsWith('/accounts/balance') && hung++ === 0) {
+        // Never answers; only the SDK's abort signal ends it.
+        return new Promise((_, reject) =>
+          init.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+        );
+      }
+      return fetch(url, init);
+    };
+    const sleep = recordingSleep();
+    const giftcards = new GiftCards({
+      ...sandboxOptions(server, account, 'giftcards', wrapper),
+      timeoutMs: 200,
+      retry: { sleep, baseDelayMs: 100, random: () => 0.5 },
+    });
+    assert.equal((await giftcards.balance()).balance, 100);
+    assert.deepEqual(sleep.waits, [75]);
+
+    const once = new GiftCards({
+      ...sandboxOptions(
+        server,
+        account,
+        'giftcards',
+        (_url, init) =>
+          new Promise((_, reject) =>
+            init.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+          ),
+      ),
+      timeoutMs: 50,
+      retry: { maxAttempts: 1 },
+    });
+    const error = await once.balance().catch((e: unknown) => e);
+    assert.ok(error instanceof AirgiftError);
+    assert.equal(error.errorCode, 'TIMEOUT');
+    assert.equal(error.status, 0);
+  });
+
   test('onRequest sees every attempt and may add headers', async () => {
     const { wrapper, server: passed } = faulty('/accounts/balance', [{ status: 503 }]);
     const attempts: number[] = [];
