@@ -8,18 +8,33 @@ import type { CatalogService } from './catalog/catalog-service.ts';
  * by id; products absent from the file are kept), export the whole catalog, (de)activate a product.
  */
 const ProductParams = Type.Object({ productId: Type.Integer({ minimum: 1 }) });
+const ImportCounts = Type.Object({
+  categories: Type.Integer(),
+  brands: Type.Integer(),
+  products: Type.Integer(),
+});
+const ProductStatus = Type.Object({
+  productId: Type.Integer(),
+  status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]),
+});
+/** The seed catalog is ~1.5 MB; a catalog file may be a good deal larger than other bodies. */
+const CATALOG_BODY_LIMIT = 32 * 1024 * 1024;
 
 export function catalogAdminRoutes(app: FastifyInstance, catalog: CatalogService) {
-  app.post('/catalog/import', { schema: { body: CatalogFile }, bodyLimit: 32 * 1024 * 1024 }, (request) =>
-    catalog.import(request.body as Static<typeof CatalogFile>),
+  app.post(
+    '/catalog/import',
+    { schema: { body: CatalogFile, response: { 200: ImportCounts } }, bodyLimit: CATALOG_BODY_LIMIT },
+    (request) => catalog.import(request.body as Static<typeof CatalogFile>),
   );
-  app.get('/catalog/export', () => catalog.export());
+  app.get('/catalog/export', { schema: { response: { 200: CatalogFile } } }, () => catalog.export());
   for (const [action, status] of [
     ['activate', 'ACTIVE'],
     ['deactivate', 'INACTIVE'],
   ] as const) {
-    app.post(`/products/:productId/${action}`, { schema: { params: ProductParams } }, (request) =>
-      catalog.setStatus((request.params as Static<typeof ProductParams>).productId, status),
+    app.post(
+      `/products/:productId/${action}`,
+      { schema: { params: ProductParams, response: { 200: ProductStatus } } },
+      (request) => catalog.setStatus((request.params as Static<typeof ProductParams>).productId, status),
     );
   }
 }
