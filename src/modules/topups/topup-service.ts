@@ -61,14 +61,12 @@ export function createTopupService(deps: TopupDeps & { repo: TopupsRepository; s
         exceptId,
       });
     if (recipient.phone && (await recentlyRecharged(db))) throw new AppError('PHONE_RECENTLY_RECHARGED');
-    if (input.customIdentifier !== undefined) {
-      const used = await repo.report(
-        principal.accountId,
-        principal.environment,
-        { customIdentifier: input.customIdentifier, sortBy: 'transactionId', sortOrder: 'asc' },
-        { limit: 1, offset: 0 },
-      );
-      if (used.total > 0) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+    // a fast answer before the balance checks; the unique index below is what guarantees it
+    if (
+      input.customIdentifier !== undefined &&
+      (await repo.customIdentifierUsed({ ...scope, customIdentifier: input.customIdentifier }))
+    ) {
+      throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
     }
     if (principal.environment === 'live') {
       // decisions §7: a live top-up needs an upstream provider; none is configured in this version.

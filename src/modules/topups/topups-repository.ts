@@ -82,6 +82,21 @@ export function topupsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    async customIdentifierUsed(o: {
+      accountId: number;
+      environment: Environment;
+      customIdentifier: string;
+    }): Promise<boolean> {
+      const row = await db
+        .selectFrom('topup_transactions')
+        .select('id')
+        .where('account_id', '=', o.accountId)
+        .where('environment', '=', o.environment)
+        .where('custom_identifier', '=', o.customIdentifier)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** True when `recipient` got a top-up (not refunded) from this account since `since`. */
     async rechargedSince(
       trx: Kysely<Database>,
@@ -112,8 +127,10 @@ export function topupsRepository(db: Kysely<Database>) {
       if (f.countryCode) q = q.where('country_code', '=', f.countryCode.toUpperCase());
       if (f.customIdentifier) q = q.where('custom_identifier', '=', f.customIdentifier);
       if (f.operatorId !== undefined) q = q.where('operator_id', '=', f.operatorId);
-      if (f.operatorName)
-        q = q.where(sql<boolean>`lower(operator_name) LIKE ${`%${f.operatorName.toLowerCase()}%`}`);
+      if (f.operatorName) {
+        // a case-insensitive substring, with no LIKE wildcards to escape
+        q = q.where(sql<boolean>`strpos(lower(operator_name), ${f.operatorName.toLowerCase()}) > 0`);
+      }
       if (f.from) q = q.where('created_at', '>=', f.from);
       if (f.to) q = q.where('created_at', '<=', f.to);
       const column = SORT_COLUMNS[f.sortBy];
