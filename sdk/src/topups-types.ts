@@ -140,7 +140,8 @@ export interface TopupTransaction {
   operatorTransactionId: string | null;
   customIdentifier: string | null;
   recipientPhone: string | null;
-  recipientEmail: string | null;
+  /** Only for the e-mail addressed operator (Nauta). */
+  recipientEmail?: string;
   senderPhone: string | null;
   countryCode: string;
   operatorId: number;
@@ -154,6 +155,7 @@ export interface TopupTransaction {
   transactionDate: string;
   balanceInfo: BalanceInfo;
   pinDetail: PinDetail | null;
+  /** Hypermedia links; at least `self`, the transaction's report URL. */
   links?: Link[];
 }
 

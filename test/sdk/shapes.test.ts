@@ -1,0 +1,280 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import {
+  type Balance,
+  type Category,
+  type Commission,
+  type Country,
+  type Discount,
+  type GiftCardFxRate,
+  GiftCards,
+  type GiftCardTransaction,
+  type Operator,
+  type Page,
+  type Product,
+  type ProductRedeemInstruction,
+  type Promotion,
+  type TopupCountry,
+  type TopupFxRate,
+  Topups,
+  type TopupTransaction,
+} from '../../sdk/src/index.ts';
+import { startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
+import { sandboxOptions, tlsFetch } from './helpers.ts';
+
+/**
+ * The SDK's response types against what the server really sends. Each key list below is checked by
+ * the compiler to name exactly the interface's fields (`satisfies Record<keyof T, ...>`), and at run
+ * time every field the type promises (`true`) must be in the answer. Fields the server sends beyond
+ * the type (compatibility aliases) are allowed.
+ */
+type Fields<T> = Record<keyof T, boolean>;
+
+function assertFields(what: string, value: unknown, fields: Record<string, boolean>) {
+  assert.ok(value && typeof value === 'object', `${what} is not an object`);
+  const missing = Object.entries(fields)
+    .filter(([name, required]) => required && !(name in (value as object)))
+    .map(([name]) => name);
+  assert.deepEqual(missing, [], `${what} lacks ${missing.join(', ')}`);
+}
+
+const balance = {
+  balance: true,
+  currencyCode: true,
+  currencyName: true,
+  updatedAt: true,
+} satisfies Fields<Balance>;
+const category = { id: true, name: true } satisfies Fields<Category>;
+const country = {
+  isoName: true,
+  name: true,
+  continent: true,
+  currencyCode: true,
+  currencyName: true,
+  currencySymbol: true,
+  flag: true,
+  callingCodes: true,
+} satisfies Fields<Country>;
+const product = {
+  productId: true,
+  productName: true,
+  global: true,
+  supportsPreOrder: true,
+  status: true,
+  senderFee: true,
+  senderFeePercentage: true,
+  discountPercentage: true,
+  denominationType: true,
+  recipientCurrencyCode: true,
+  minRecipientDenomination: true,
+  maxrecipientDenomination: true,
+  senderCurrencyCode: true,
+  minSenderDenomination: true,
+  maxSenderDenomination: true,
+  fixedRecipientDenominations: true,
+  fixedSenderDenominations: true,
+  fixedRecipientToSenderDenominationsMap: true,
+  logoUrls: true,
+  brand: true,
+  category: true,
+  country: true,
+  redeemInstruction: true,
+  additionalRequirements: true,
+} satisfies Fields<Product>;
+const productInstruction = {
+  productId: true,
+  productName: true,
+  concise: true,
+  verbose: true,
+} satisfies Fields<ProductRedeemInstruction>;
+const giftcardFx = {
+  senderCurrency: true,
+  senderAmount: true,
+  recipientCurrency: true,
+  recipientAmount: true,
+} satisfies Fields<GiftCardFxRate>;
+const discount = { product: true, discountPercentage: true } satisfies Fields<Discount>;
+const giftcardTransaction = {
+  transactionId: true,
+  amount: true,
+  discount: true,
+  currencyCode: true,
+  fee: true,
+  customIdentifier: true,
+  status: true,
+  product: true,
+  smsFee: true,
+  totalFee: true,
+  receipientPhone: true,
+  recipientEmail: true,
+  transactionCreatedTime: true,
+  preOrdered: true,
+  balanceInfo: true,
+} satisfies Fields<GiftCardTransaction>;
+const topupCountry = {
+  isoName: true,
+  name: true,
+  currencyCode: true,
+  currencyName: true,
+  currencySymbol: true,
+  flag: true,
+  callingCodes: true,
+} satisfies Fields<TopupCountry>;
+const operator = {
+  operatorId: true,
+  name: true,
+  bundle: true,
+  data: true,
+  pin: true,
+  supportsLocalAmounts: true,
+  denominationType: true,
+  senderCurrencyCode: true,
+  senderCurrencySymbol: true,
+  destinationCurrencyCode: true,
+  destinationCurrencySymbol: true,
+  commission: true,
+  internationalDiscount: true,
+  localDiscount: true,
+  mostPopularAmount: true,
+  mostPopularLocalAmount: false,
+  minAmount: true,
+  maxAmount: true,
+  localMinAmount: false,
+  localMaxAmount: false,
+  country: true,
+  fx: true,
+  logoUrls: true,
+  fixedAmounts: true,
+  fixedAmountsDescriptions: true,
+  localFixedAmounts: false,
+  localFixedAmountsDescriptions: false,
+  suggestedAmounts: false,
+  suggestedAmountsMap: false,
+  promotions: true,
+} satisfies Fields<Operator>;
+const commission = {
+  operator: true,
+  percentage: true,
+  internationalPercentage: true,
+  localPercentage: true,
+  updatedAt: true,
+} satisfies Fields<Commission>;
+const topupFx = { id: true, name: true, fxRate: true, currencyCode: true } satisfies Fields<TopupFxRate>;
+const promotion = {
+  promotionId: true,
+  operatorId: true,
+  title: true,
+  title2: true,
+  description: true,
+  startDate: true,
+  endDate: true,
+  denominations: true,
+  localDenominations: true,
+} satisfies Fields<Promotion>;
+const topupTransaction = {
+  transactionId: true,
+  status: true,
+  operatorTransactionId: true,
+  customIdentifier: true,
+  recipientPhone: true,
+  recipientEmail: false,
+  senderPhone: true,
+  countryCode: true,
+  operatorId: true,
+  operatorName: true,
+  discount: true,
+  discountCurrencyCode: true,
+  requestedAmount: true,
+  requestedAmountCurrencyCode: true,
+  deliveredAmount: true,
+  deliveredAmountCurrencyCode: true,
+  transactionDate: true,
+  balanceInfo: true,
+  pinDetail: true,
+  links: false,
+} satisfies Fields<TopupTransaction>;
+const page = {
+  content: true,
+  first: true,
+  last: true,
+  number: true,
+  numberOfElements: true,
+  size: true,
+  totalElements: true,
+  totalPages: true,
+  empty: false,
+  pageable: true,
+  sort: true,
+} satisfies Fields<Page<unknown>>;
+
+describe('SDK types match the server', () => {
+  let server: TestServer;
+  let account: TestAccount;
+  let fetch: ReturnType<typeof tlsFetch>;
+  let giftcards: GiftCards;
+  let topups: Topups;
+
+  before(async () => {
+    server = await startTestServer();
+    account = await server.admin.createAccount({ environment: 'sandbox', fund: 1000 });
+    fetch = tlsFetch();
+    giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', fetch));
+    topups = new Topups(sandboxOptions(server, account, 'topups', fetch));
+  });
+  after(async () => {
+    await fetch.close();
+    await server.close();
+  });
+
+  test('gift card resources', async () => {
+    assertFields('Balance', await giftcards.balance(), balance);
+    assertFields('Category', (await giftcards.categories())[0], category);
+    assertFields('Country', await giftcards.country('US'), country);
+    for (const p of await giftcards.products({ size: 50 }))
+      assertFields(`Product ${p.productId}`, p, product);
+    assertFields('Product (RANGE)', await giftcards.product(12), product);
+    assertFields(
+      'ProductRedeemInstruction',
+      await giftcards.productRedeemInstructions(11),
+      productInstruction,
+    );
+    assertFields('GiftCardFxRate', await giftcards.fxRate('EUR', 10), giftcardFx);
+    assertFields('Discount', (await giftcards.discounts({ size: 1 }))[0], discount);
+    const order = await giftcards.order({
+      productId: 11,
+      quantity: 1,
+      unitPrice: 10,
+      senderName: 'shapes',
+      customIdentifier: `shapes-${randomUUID()}`,
+      recipientPhoneDetails: { countryCode: 'US', phoneNumber: '+12025550123' },
+    });
+    assertFields('GiftCardTransaction (order)', order, giftcardTransaction);
+    assertFields(
+      'GiftCardTransaction (report)',
+      await giftcards.transaction(order.transactionId),
+      giftcardTransaction,
+    );
+  });
+
+  test('top-up resources', async () => {
+    assertFields('Balance', await topups.balance(), balance);
+    assertFields('TopupCountry', await topups.country('NG'), topupCountry);
+    const operators = await topups.operators({ size: 20 });
+    assertFields('Page<Operator>', operators, page);
+    for (const o of operators.content) assertFields(`Operator ${o.operatorId}`, o, operator);
+    const commissions = await topups.commissions({ size: 5 });
+    assertFields('Page<Commission>', commissions, page);
+    assertFields('Commission', commissions.content[0], commission);
+    assertFields('TopupFxRate', await topups.fxRate(1001, 5), topupFx);
+    assertFields('Promotion', (await topups.promotions({ size: 1 })).content[0], promotion);
+    const sent = await topups.topup({
+      operatorId: 1001,
+      amount: 5,
+      customIdentifier: `shapes-${randomUUID()}`,
+      recipientPhone: { countryCode: 'NG', number: '08031234569' },
+    });
+    assertFields('TopupTransaction (top-up)', sent, topupTransaction);
+    assertFields('TopupTransaction (report)', await topups.transaction(sent.transactionId), topupTransaction);
+  });
+});
