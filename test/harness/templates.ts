@@ -1,25 +1,50 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { fromPGlite, openDatabase } from '../../src/db/database.ts';
-import { loadMigrations, migrate } from '../../src/db/migrate.ts';
+import { loadConfig } from '../../src/config.ts';
+import { type Db, fromPGlite, openDatabase } from '../../src/db/database.ts';
+import { loadMigrations } from '../../src/db/migrate.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { openRuntime } from '../../src/runtime.ts';
 
 /**
- * Migrated database templates, made once per migration set and reused by every test file:
+ * Migrated and seeded database templates, made once and reused by every test file:
  * - PGlite: a fresh instance costs ~5 s; one loaded from the dump of a migrated one ~0.5 s.
  * - PostgreSQL: `CREATE DATABASE ... TEMPLATE airgift_tpl_<hash>` copies a migrated database.
- * The name of each carries the hash of the migrations, so a new migration makes new templates.
+ * Each is prepared exactly as a first start prepares a database (`openRuntime`: migrations, then the
+ * seed catalog and FX rates), so a test server's own start finds the seeds there and skips them.
+ * The name of each carries a hash of the migrations and the seed files, so a change makes new ones.
  */
 export const CACHE_DIR = join(import.meta.dirname, '..', '..', '.test-cache');
 export const ADMIN_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+const SEED_DIRS = ['seed', 'operators'].map((d) => join(import.meta.dirname, '..', '..', 'data', d));
+
 export async function migrationsHash(): Promise<string> {
   const hash = createHash('sha256');
   for (const m of await loadMigrations()) hash.update(m.version).update(m.checksum);
+  for (const dir of SEED_DIRS) {
+    if (!existsSync(dir)) continue;
+    for (const file of (await readdir(dir)).filter((f) => f.endsWith('.json')).sort()) {
+      hash.update(file).update(await readFile(join(dir, file)));
+    }
+  }
   return hash.digest('hex').slice(0, 12);
+}
+
+/** Migrates and seeds `db` the way a first start does. */
+async function prepare(db: Db) {
+  const config = loadConfig({
+    PUBLIC_URL: 'https://localhost',
+    ADMIN_KEY: 'template-admin-key-0123456789',
+    TOKEN_SIGNING_KEY: 'template-signing-key-0123456789abcdef',
+    DATA_DIR: join(CACHE_DIR, 'template-data'),
+    LOG_LEVEL: 'silent',
+  });
+  await openRuntime(config, systemClock, db);
 }
 
 export async function pgliteDumpPath(): Promise<string> {
@@ -32,7 +57,7 @@ export async function ensurePgliteTemplate(): Promise<string> {
   await mkdir(CACHE_DIR, { recursive: true });
   const pglite = await PGlite.create();
   const db = fromPGlite(pglite);
-  await migrate(db);
+  await prepare(db);
   const dump = await pglite.dumpDataDir('gzip');
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, Buffer.from(await dump.arrayBuffer()));
@@ -73,7 +98,7 @@ export async function ensurePostgresTemplate(): Promise<string> {
     await admin.query(`DROP DATABASE IF EXISTS ${building}`);
     await admin.query(`CREATE DATABASE ${building}`);
     const db = await openDatabase({ url: withDatabase(ADMIN_PG_URL, building), poolSize: 1 });
-    await migrate(db);
+    await prepare(db);
     await db.close();
     await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`).catch(async (error) => {
       // Another process made the same template meanwhile.
