@@ -5,6 +5,7 @@
 
 export type * from './admin.js';
 export { Admin } from './admin.js';
+export { Airgift } from './airgift.js';
 export { AirgiftError, type AirgiftErrorInit, type ErrorDetail } from './errors.js';
 export { GiftCards } from './giftcards.js';
 export type * from './giftcards-types.js';

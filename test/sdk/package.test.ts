@@ -52,12 +52,21 @@ describe('the @airgift/sdk package', () => {
     const consumer = join(project, 'consumer.mjs');
     await writeFile(consumer, "export * from '@airgift/sdk';\n");
     const sdk = await import(pathToFileURL(consumer).href);
-    for (const name of ['GiftCards', 'Topups', 'Admin', 'AirgiftError', 'parseWithExactNumbers']) {
+    for (const name of ['Airgift', 'GiftCards', 'Topups', 'Admin', 'AirgiftError', 'parseWithExactNumbers']) {
       assert.equal(typeof sdk[name], 'function', name);
     }
     const giftcards = new sdk.GiftCards({ clientId: 'id', clientSecret: 'secret', environment: 'sandbox' });
     assert.equal(giftcards.bases.baseUrl, 'https://localhost:8443/giftcards-sandbox');
     assert.equal(giftcards.bases.authUrl, 'https://localhost:8443/auth');
+    const both = new sdk.Airgift({
+      clientId: 'id',
+      clientSecret: 'secret',
+      environment: 'live',
+      serverUrl: 'https://api.example.com/',
+    });
+    assert.equal(both.giftcards.bases.baseUrl, 'https://api.example.com/giftcards');
+    assert.equal(both.topups.bases.baseUrl, 'https://api.example.com/topups');
+    assert.equal(both.topups.bases.audience, 'https://api.example.com/topups');
   });
 
   test('a TypeScript project type-checks against the published declarations', async () => {
