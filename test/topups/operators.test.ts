@@ -91,6 +91,7 @@ describe('operators', () => {
         'denominationType',
         'destinationCurrencyCode',
         'fixedAmounts',
+        'id',
         'localFixedAmounts',
         'localMaxAmount',
         'localMinAmount',

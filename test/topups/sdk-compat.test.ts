@@ -59,3 +59,16 @@ test('report dates without zero padding ("2026-1-5 7:5:3"), as the SDK formats t
     [sent.body.transactionId],
   );
 });
+
+test('`id` beside operatorId / promotionId, as the SDK reads them; /promotions/countries/{code}', async () => {
+  const op = await c.get('/operators/1001');
+  assert.equal(op.body.id, 1001);
+  const commission = await c.get('/operators/1001/commissions');
+  assert.equal(commission.body.operator.id, 1001);
+  const promotions = await c.get('/promotions?size=5');
+  for (const p of promotions.body.content) assert.equal(p.id, p.promotionId);
+  const alias = await c.get('/promotions/countries/NG');
+  assert.equal(alias.status, 200);
+  assert.deepEqual(alias.body, (await c.get('/promotions/country-codes/NG')).body);
+  assert.equal((await c.get('/promotions/countries/ZZ')).body.errorCode, 'COUNTRY_NOT_SUPPORTED');
+});

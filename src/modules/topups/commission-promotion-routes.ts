@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { AppError } from '../../http/error-codes.ts';
 import { pagedWrapper, pagingQuery, toLimitOffset } from '../../http/paging.ts';
@@ -22,6 +22,7 @@ export function commissionPromotionRoutes(app: FastifyInstance, deps: TopupDeps,
   const commission = (o: OperatorRecord): Static<typeof Commission> => ({
     operator: {
       operatorId: o.operatorId,
+      id: o.operatorId,
       name: o.name,
       countryCode: o.countryCode,
       status: o.status,
@@ -92,25 +93,30 @@ export function commissionPromotionRoutes(app: FastifyInstance, deps: TopupDeps,
     },
   );
 
-  app.get(
-    '/promotions/country-codes/:countryCode',
-    {
-      schema: {
-        params: Type.Object({ countryCode: Type.String({ minLength: 1, maxLength: 3 }) }),
-        response: { 200: Type.Array(Promotion) },
+  // `/promotions/countries/{code}` is the compatibility alias Reloadly's Node SDK calls.
+  for (const path of ['/promotions/country-codes/:countryCode', '/promotions/countries/:countryCode']) {
+    app.get(
+      path,
+      {
+        schema: {
+          params: Type.Object({ countryCode: Type.String({ minLength: 1, maxLength: 3 }) }),
+          response: { 200: Type.Array(Promotion) },
+        },
+        config: PROMOTIONS,
       },
-      config: PROMOTIONS,
-    },
-    async (request) => {
-      const { countryCode } = request.params as { countryCode: string };
-      const iso = countryCode.toUpperCase();
-      if (!countries.find(iso) || !catalog.hasCountry(iso)) {
-        throw new AppError('COUNTRY_NOT_SUPPORTED', `Top-ups to "${countryCode}" are not supported`);
-      }
-      const ids = new Set(catalog.all.filter((o) => o.countryCode === iso).map((o) => o.operatorId));
-      return catalog.promotions.filter((p) => ids.has(p.operatorId)).map(views.promotion);
-    },
-  );
+      promotionsOfCountry,
+    );
+  }
+
+  async function promotionsOfCountry(request: FastifyRequest) {
+    const { countryCode } = request.params as { countryCode: string };
+    const iso = countryCode.toUpperCase();
+    if (!countries.find(iso) || !catalog.hasCountry(iso)) {
+      throw new AppError('COUNTRY_NOT_SUPPORTED', `Top-ups to "${countryCode}" are not supported`);
+    }
+    const ids = new Set(catalog.all.filter((o) => o.countryCode === iso).map((o) => o.operatorId));
+    return catalog.promotions.filter((p) => ids.has(p.operatorId)).map(views.promotion);
+  }
 
   app.get(
     '/promotions/operators/:operatorId',

@@ -69,7 +69,7 @@ export function createOperatorViews(deps: {
 
   function promotion(p: PromotionRecord): Static<typeof Promotion> {
     const date = (t: string) => formatRfc2822(new Date(`${t.replace(' ', 'T')}Z`));
-    return { ...p, startDate: date(p.startDate), endDate: date(p.endDate) };
+    return { ...p, id: p.promotionId, startDate: date(p.startDate), endDate: date(p.endDate) };
   }
 
   /** The Operator resource in the caller's currency (simplified: see docs/decisions.md). */
@@ -83,6 +83,7 @@ export function createOperatorViews(deps: {
     const key = (d: Dec) => d.toFixed(minorUnitsOf(accountCurrency));
     const view: Static<typeof Operator> = {
       operatorId: o.operatorId,
+      id: o.operatorId,
       name: o.name,
       bundle: o.bundle,
       data: o.data,

@@ -21,6 +21,7 @@ export const Country = Type.Object({
 
 export const Promotion = Type.Object({
   promotionId: Type.Integer(),
+  id: Type.Integer({ description: 'Compatibility alias of promotionId (Reloadly SDKs read `id`)' }),
   operatorId: Type.Integer(),
   title: Type.String(),
   title2: Type.String(),
@@ -37,6 +38,7 @@ export const Promotion = Type.Object({
  */
 export const Operator = Type.Object({
   operatorId: Type.Integer(),
+  id: Type.Integer({ description: 'Compatibility alias of operatorId (Reloadly SDKs read `id`)' }),
   name: Type.String(),
   bundle: Type.Boolean(),
   data: Type.Boolean(),
@@ -71,6 +73,7 @@ export const Operator = Type.Object({
 export const Commission = Type.Object({
   operator: Type.Object({
     operatorId: Type.Integer(),
+    id: Type.Integer({ description: 'Compatibility alias of operatorId (Reloadly SDKs read `id`)' }),
     name: Type.String(),
     countryCode: Type.String(),
     status: Type.Boolean(),
