@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Admin, GiftCards, Topups } from '../../sdk/src/index.ts';
 import { ADMIN_KEY, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
-import { sandboxOptions, tlsFetch } from './helpers.ts';
+import { contractChecked, sandboxOptions, syntheticAnswer, tlsFetch } from './helpers.ts';
 
 // Every method of the three clients once, against a real server: the path, query and body the SDK
 // sends are the ones the server serves, and the answers carry the spec's field names.
@@ -145,6 +145,20 @@ describe('SDK endpoints', () => {
     assert.deepEqual(
       listed.content.map((t) => t.transactionId),
       [sent.transactionId],
+    );
+  });
+
+  test('the SDK traffic is checked against the published OpenAPI documents', async () => {
+    // A server answer that breaks the document (a balance without currencyCode) fails the call.
+    const broken = contractChecked(async (url, init) =>
+      url.endsWith('/accounts/balance')
+        ? syntheticAnswer(200, { balance: 1 }, { 'content-type': 'application/json' })
+        : fetch(url, init),
+    );
+    const client = new GiftCards(sandboxOptions(server, account, 'giftcards', broken));
+    await assert.rejects(
+      client.balance(),
+      /contract: GET \/giftcards-sandbox\/accounts\/balance answered 200/,
     );
   });
 

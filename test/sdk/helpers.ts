@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { BaseUrlOptions, FetchInit, FetchLike, FetchResponse } from '../../sdk/src/index.ts';
+import { type ContractChecker, createContractChecker } from '../harness/contract.ts';
 import { AUDIENCES, type TestAccount, type TestServer } from '../harness/server.ts';
 import { CACHE_DIR } from '../harness/templates.ts';
 
@@ -16,9 +17,74 @@ export const TEST_CA_FILE = join(CACHE_DIR, 'tls', 'ca.crt');
 
 export function tlsFetch(caFile = TEST_CA_FILE): FetchLike & { close(): Promise<void> } {
   const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, 'utf8') } });
-  const f = ((url: string, init: FetchInit) =>
+  const raw = ((url: string, init: FetchInit) =>
     undiciFetch(url, { ...init, dispatcher } as Parameters<typeof undiciFetch>[1])) as FetchLike;
-  return Object.assign(f, { close: () => dispatcher.close() });
+  return Object.assign(contractChecked(raw), { close: () => dispatcher.close() });
+}
+
+/** The published document of each base prefix the SDK calls (the harness checks its own client alike). */
+const DOCUMENTS: [prefix: string, kind: string][] = [
+  ['/giftcards-sandbox', 'giftcards'],
+  ['/giftcards', 'giftcards'],
+  ['/topups-sandbox', 'topups'],
+  ['/topups', 'topups'],
+  ['/auth', 'auth'],
+  ['/admin', 'admin'],
+];
+
+/**
+ * Every answer the SDK receives from a test server is checked against the OpenAPI document that
+ * server publishes for the base, as the harness does for its own client (off with CONTRACT=off).
+ * A violation fails the call, so the SDK suites extend the contract test to everything they send.
+ */
+export function contractChecked(inner: FetchLike): FetchLike {
+  if (process.env.CONTRACT === 'off') return inner;
+  const checkers = new Map<string, Promise<ContractChecker>>();
+  const checkerFor = (origin: string) => {
+    let checker = checkers.get(origin);
+    if (!checker) {
+      checker = (async () => {
+        const docs: Record<string, any> = {};
+        for (const [prefix, kind] of DOCUMENTS) {
+          if (docs[kind]) continue;
+          const answer = await inner(`${origin}${prefix}/openapi.json`, { method: 'GET', headers: {} });
+          docs[kind] = JSON.parse(await answer.text());
+        }
+        return createContractChecker(docs);
+      })();
+      checkers.set(origin, checker);
+    }
+    return checker;
+  };
+  return async (url, init) => {
+    const response = await inner(url, init);
+    const text = await response.text();
+    const { origin, pathname } = new URL(url);
+    const match = DOCUMENTS.find(([prefix]) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+    const published = pathname.endsWith('/openapi.json') || pathname.endsWith('/docs');
+    if (match && !published) {
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {}
+      const rest = pathname.slice(match[0].length) || '/';
+      const contentType = response.headers.get('content-type') ?? '';
+      const violation = (await checkerFor(origin)).check(
+        match[1],
+        init.method,
+        rest,
+        response.status,
+        body,
+        contentType,
+      );
+      if (violation) {
+        throw new Error(
+          `contract: ${init.method} ${pathname} answered ${response.status}, which the OpenAPI document does not describe: ${violation.problem}\n${text.slice(0, 500)}`,
+        );
+      }
+    }
+    return { status: response.status, headers: response.headers, text: async () => text };
+  };
 }
 
 export type Product = 'giftcards' | 'topups';
