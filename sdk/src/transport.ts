@@ -156,7 +156,20 @@ export class Transport {
   parse<T>(answer: Answer, call: Call, parse: (text: string) => unknown = JSON.parse): T {
     if (answer.status < 200 || answer.status >= 300) throw this.error(answer, call);
     if (answer.text === '') return undefined as T;
-    return parse(answer.text) as T;
+    try {
+      return parse(answer.text) as T;
+    } catch (error) {
+      // A 2xx whose body is not JSON (a proxy's page, say): still one error type for the caller.
+      throw new AirgiftError({
+        status: answer.status,
+        errorCode: 'INVALID_RESPONSE',
+        message: `${call.method} ${call.path} answered ${answer.status} with a body that is not JSON`,
+        requestId: answer.requestId,
+        path: call.path,
+        body: answer.text.slice(0, 1000),
+        cause: error,
+      });
+    }
   }
 
   error(answer: Answer, call: Call): AirgiftError {

@@ -170,7 +170,7 @@ describe('SDK retries against a real server', () => {
     const sleep = recordingSleep();
     const giftcards = new GiftCards({
       ...sandboxOptions(server, account, 'giftcards', wrapper),
-      timeoutMs: 200,
+      timeoutMs: 2_000, // generous for the real calls (the token's scrypt check on a busy machine)
       retry: { sleep, baseDelayMs: 100, random: () => 0.5 },
     });
     assert.equal((await giftcards.balance()).balance, 100);
@@ -193,6 +193,20 @@ describe('SDK retries against a real server', () => {
     assert.ok(error instanceof AirgiftError);
     assert.equal(error.errorCode, 'TIMEOUT');
     assert.equal(error.status, 0);
+  });
+
+  test('a success whose body is not JSON is an AirgiftError too', async () => {
+    const wrapper: FetchLike = async (url, init) =>
+      url.endsWith('/accounts/balance')
+        ? { status: 200, headers: { get: () => 'req-html' }, text: async () => '<html>maintenance</html>' }
+        : fetch(url, init);
+    const error = await new GiftCards(sandboxOptions(server, account, 'giftcards', wrapper))
+      .balance()
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof AirgiftError);
+    assert.equal(error.errorCode, 'INVALID_RESPONSE');
+    assert.equal(error.status, 200);
+    assert.equal(error.requestId, 'req-html');
   });
 
   test('onRequest sees every attempt and may add headers', async () => {
