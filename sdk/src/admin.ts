@@ -103,6 +103,23 @@ export interface LedgerPage {
   size: number;
 }
 
+export interface FxRateEntry {
+  currencyCode: string;
+  /** Units of the currency per 1 USD. */
+  unitsPerUsd: number;
+  /** `yyyy-MM-dd HH:mm:ss`, UTC. */
+  asOf: string;
+}
+
+export interface FxTable {
+  /** The margin added to every conversion, percent. */
+  marginPercent: number;
+  rates: FxRateEntry[];
+}
+
+/** A gift card catalog file (the seed format: categories, brands, products); see data/seed/README.md. */
+export type CatalogFile = Record<string, unknown>;
+
 export interface AccountLimits {
   dailyCountLimit?: number | null;
   dailyAmountLimit?: number | string | null;
@@ -111,9 +128,9 @@ export interface AccountLimits {
 const enc = encodeURIComponent;
 
 /**
- * The operator's admin API: accounts, their credentials and balances, and the ledger audit.
- * Calls that change something are sent once (no retries), except the idempotent status changes
- * and revocations.
+ * The operator's admin API: accounts, their credentials and balances, the ledger audit, the FX
+ * table and the gift card catalog. Calls that change money or create something are sent once (no
+ * retries); idempotent ones (status changes, revocations, rates, catalog upserts) are retried.
  *
  * @example
  * const admin = new Admin({ adminKey, baseUrl: 'https://localhost:8443/admin' });
@@ -184,6 +201,46 @@ export class Admin {
       ),
   };
 
+  readonly fx = {
+    /** `GET /fx-rates`: the FX table and its margin. */
+    list: () => this.get<FxTable>('/fx-rates'),
+    /** `PUT /fx-rates/{currencyCode}`: one currency's rate (units per USD), as of now or `asOf`. */
+    set: (currencyCode: string, unitsPerUsd: number | string, asOf?: string) =>
+      this.send<FxRateEntry>('PUT', `/fx-rates/${enc(currencyCode)}`, { unitsPerUsd, asOf }, true),
+  };
+
+  readonly catalog = {
+    /** `GET /catalog/export`: the whole gift card catalog as a catalog file. */
+    export: () => this.get<CatalogFile>('/catalog/export'),
+    /** `POST /catalog/import`: upserts a catalog file by id (products absent from it are kept). */
+    import: (file: CatalogFile) =>
+      this.send<{ categories: number; brands: number; products: number }>(
+        'POST',
+        '/catalog/import',
+        file,
+        true,
+      ),
+  };
+
+  readonly products = {
+    /** `POST /products/{productId}/activate`: the gift card product can be listed and ordered again. */
+    activate: (productId: number) =>
+      this.send<{ productId: number; status: 'ACTIVE' | 'INACTIVE' }>(
+        'POST',
+        `/products/${enc(productId)}/activate`,
+        undefined,
+        true,
+      ),
+    /** `POST /products/{productId}/deactivate`: the gift card product is no longer offered. */
+    deactivate: (productId: number) =>
+      this.send<{ productId: number; status: 'ACTIVE' | 'INACTIVE' }>(
+        'POST',
+        `/products/${enc(productId)}/deactivate`,
+        undefined,
+        true,
+      ),
+  };
+
   readonly ledger = {
     /** `GET /ledger/audit`: every balance that differs from the sum of its entries (empty when sound). */
     audit: () => this.get<{ discrepancies: unknown[] }>('/ledger/audit'),
@@ -193,7 +250,12 @@ export class Admin {
     return this.http.json<T>({ method: 'GET', path, query });
   }
 
-  private send<T>(method: 'POST' | 'PATCH', path: string, body?: unknown, retryable = false): Promise<T> {
+  private send<T>(
+    method: 'POST' | 'PUT' | 'PATCH',
+    path: string,
+    body?: unknown,
+    retryable = false,
+  ): Promise<T> {
     return this.http.json<T>({ method, path, body, retryable });
   }
 }

@@ -7,7 +7,7 @@ export type QueryValue = string | number | boolean | null | undefined;
 export type Query = { [name: string]: QueryValue };
 
 export interface Call {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Query;
   body?: unknown;

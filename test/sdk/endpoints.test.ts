@@ -198,5 +198,18 @@ describe('SDK endpoints', () => {
     assert.equal(shown.balances.sandbox.balance, 70);
     assert.equal(shown.credentials.length, 2);
     assert.deepEqual((await admin.ledger.audit()).discrepancies, []);
+
+    const eur = await admin.fx.set('EUR', '0.9', '2026-11-20 12:00:00');
+    assert.deepEqual(eur, { currencyCode: 'EUR', unitsPerUsd: 0.9, asOf: '2026-11-20 12:00:00' });
+    assert.deepEqual(
+      (await admin.fx.list()).rates.find((r) => r.currencyCode === 'EUR'),
+      eur,
+    );
+    assert.equal((await admin.products.deactivate(11)).status, 'INACTIVE');
+    assert.equal((await admin.products.activate(11)).status, 'ACTIVE');
+    const catalog = await admin.catalog.export();
+    assert.ok(Array.isArray(catalog.products));
+    const counts = await admin.catalog.import(catalog);
+    assert.equal(counts.products, (catalog.products as unknown[]).length);
   });
 });
