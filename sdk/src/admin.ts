@@ -185,6 +185,16 @@ export class Admin {
     /** `GET /accounts/{id}/ledger`: one page of its ledger entries in one environment, newest first. */
     ledger: (accountId: number, query: { environment: Environment; page?: number; size?: number }) =>
       this.get<LedgerPage>(`/accounts/${enc(accountId)}/ledger`, query),
+    /** Every ledger entry of the account in one environment, newest first, across pages. */
+    iterateLedger: (
+      accountId: number,
+      query: { environment: Environment; size?: number },
+    ): AsyncGenerator<LedgerEntry, void, undefined> =>
+      iterateArrayPages(
+        async (page, size) =>
+          (await this.accounts.ledger(accountId, { environment: query.environment, page, size })).items,
+        query.size ?? 200,
+      ),
   };
 
   readonly credentials = {

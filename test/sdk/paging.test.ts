@@ -38,6 +38,18 @@ describe('SDK paging', () => {
     assert.deepEqual(pagesAsked(recorder, '/admin/accounts').slice(0, 5), ['1', '2', '3', '4', '5']);
   });
 
+  test("an account's ledger: 9 entries, 2 per page", async () => {
+    for (let i = 1; i <= 8; i++) await server.admin.fund(account.accountId, i);
+    const admin = new Admin({ adminKey: ADMIN_KEY, baseUrl: `${server.url}/admin`, fetch });
+    const entries = await toArray(
+      admin.accounts.iterateLedger(account.accountId, { environment: 'sandbox', size: 2 }),
+    );
+    assert.deepEqual(
+      entries.map((e) => e.amount),
+      [8, 7, 6, 5, 4, 3, 2, 1, 1000],
+    );
+  });
+
   test('gift card products: every product of a country, 5 per page, in the order of one big page', async () => {
     const recorder = recordingFetch(fetch);
     const giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', recorder));
