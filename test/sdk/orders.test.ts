@@ -126,6 +126,22 @@ describe('SDK orders', () => {
     }
   });
 
+  test('codes that are not all digits pass through as the strings the server sent', async () => {
+    const giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', fetch));
+    const order = await giftcards.order({
+      productId: 13,
+      quantity: 2,
+      unitPrice: 10,
+      senderName: 'SDK test',
+    });
+    const cards = await giftcards.cards(order.transactionId);
+    assert.equal(cards.length, 2);
+    for (const card of cards) {
+      assert.match(card.cardNumber, /^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+      assert.match(card.pinCode, /^[a-z0-9]{6}$/);
+    }
+  });
+
   test('a top-up whose answer was lost is retried and sent once', async () => {
     const { wrapper, passed } = losingFirstAnswer('/topups');
     const topups = new Topups({
