@@ -111,6 +111,13 @@ describe('SDK retries against a real server', () => {
     assert.deepEqual(sleep.waits, [75, 150]);
   });
 
+  test('a 503 with Retry-After waits for it too', async () => {
+    const { wrapper } = faulty('/accounts/balance', [{ status: 503, retryAfter: '5' }]);
+    const sleep = recordingSleep();
+    assert.equal((await client(wrapper, sleep).balance()).balance, 100);
+    assert.deepEqual(sleep.waits, [5000]);
+  });
+
   test('a Retry-After longer than allowed is not waited for', async () => {
     const { wrapper } = faulty('/accounts/balance', [{ status: 429, retryAfter: '3600' }]);
     const sleep = recordingSleep();
