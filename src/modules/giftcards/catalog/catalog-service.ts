@@ -19,12 +19,14 @@ import {
 
 /**
  * The gift card catalog, served alike by live and sandbox (the sandbox also lists its test products,
- * ids 1–99). The whole catalog is held in memory (a few thousand products) and reloaded after every
- * admin change; sender-side prices are cached per account currency for as long as the FX table is.
+ * ids 1–99). The whole catalog is held in memory (a few thousand products), reloaded at once after an
+ * admin change in this process and at least every 30 s (another server of the deployment may have
+ * changed it); sender-side prices are cached per account currency for as long as the FX table is.
  * Lists show ACTIVE products only; a product that is unknown, inactive or a sandbox test product on
  * live answers 400 INVALID_REQUEST on the by-id routes (giftcards.md: "incorrect product id").
  */
 const PRICE_CACHE_MS = 30_000;
+const CATALOG_CACHE_MS = 30_000;
 
 export interface ProductFilter {
   productName?: string;
@@ -44,6 +46,7 @@ interface Loaded {
 export function createCatalogService(deps: { repository: CatalogRepository; fx: Fx; countries: Countries }) {
   const { repository, fx, countries } = deps;
   let loaded: Promise<Loaded> | null = null;
+  let loadedAt = 0;
   let prices = { at: 0, byKey: new Map<string, SenderPrices>() };
 
   async function load(): Promise<Loaded> {
@@ -69,6 +72,8 @@ export function createCatalogService(deps: { repository: CatalogRepository; fx: 
   }
 
   function catalog(): Promise<Loaded> {
+    if (Date.now() - loadedAt > CATALOG_CACHE_MS) loaded = null;
+    if (!loaded) loadedAt = Date.now();
     loaded ??= load().catch((error) => {
       loaded = null;
       throw error;
