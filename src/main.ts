@@ -71,7 +71,9 @@ async function main() {
     bases: runtime.bases.all,
   });
 
-  runtime.services.giftcards.poller.start();
+  runtime.services.giftcards.poller.start((error, transactionId) =>
+    app.log.error({ err: error, transactionId }, 'gift card fulfilment step failed'),
+  );
 
   runtime.services.topups.worker.start(config.topupWorkerIntervalMs, (error) =>
     app.log.error({ err: error }, 'top-up worker run failed'),

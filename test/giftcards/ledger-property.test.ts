@@ -54,7 +54,9 @@ describe('ledger property under gift card orders', () => {
             funded = funded.plus(amount);
           } else {
             server.clock.advance(5_000);
-            await server.runtime.services.giftcards.orders.runDue();
+            await server.runtime.services.giftcards.orders.runDue((error) => {
+              throw error;
+            });
           }
           const row = await sql<{ balance: string; sum: string; kept: string }>`
             SELECT (SELECT balance FROM balances WHERE account_id = ${id} AND environment = 'sandbox')::text AS balance,

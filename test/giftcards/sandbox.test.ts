@@ -17,7 +17,11 @@ const order = (productId: number, extra: object = {}) => ({
 describe('sandbox fulfilment', () => {
   let server: TestServer;
   let client: Awaited<ReturnType<typeof giftcardClient>>;
-  const runDue = () => server.runtime.services.giftcards.orders.runDue();
+  // A failed step fails the test instead of waiting for the next run.
+  const runDue = () =>
+    server.runtime.services.giftcards.orders.runDue((error) => {
+      throw error;
+    });
   const balance = async () => (await client.get('/accounts/balance')).body.balance;
   before(async () => {
     server = await startTestServer({

@@ -57,7 +57,7 @@ export function createGiftcardServices({ config, db, clock, ledger, accounts, fx
     },
   });
   const reports = createTransactionReports({ repository, codec });
-  const poller = fulfilmentPoller(() => orders.runDue(), config.fulfilmentPollMs);
+  const poller = fulfilmentPoller((onError) => orders.runDue(onError), config.fulfilmentPollMs);
   return { catalog, orders, reports, poller };
 }
 

@@ -4,22 +4,31 @@
  * main.ts, stopped on shutdown; tests call `runDue()` directly after moving the clock.
  *
  * @example
- * const poller = fulfilmentPoller(() => orders.runDue(), 1000);
- * poller.start(); … await poller.stop();
+ * const poller = fulfilmentPoller((onError) => orders.runDue(onError), 1000);
+ * poller.start((error, id) => log.error({ err: error, transactionId: id }, 'fulfilment step failed'));
+ * await poller.stop();
  */
-export function fulfilmentPoller(runDue: () => Promise<unknown>, intervalMs: number) {
+export type StepErrorReporter = (error: unknown, transactionId: number | null) => void;
+
+export function fulfilmentPoller(
+  runDue: (onError: StepErrorReporter) => Promise<unknown>,
+  intervalMs: number,
+) {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> | null = null;
+  let report: StepErrorReporter = () => {};
   const tick = () => {
     if (running) return; // never two runs at once
-    running = runDue()
-      .catch(() => undefined)
+    running = runDue(report)
+      .catch((error) => report(error, null))
       .finally(() => {
         running = null;
       });
   };
   return {
-    start() {
+    /** `onError` hears of every failed step (and failed run), e.g. to log it. */
+    start(onError?: StepErrorReporter) {
+      if (onError) report = onError;
       timer ??= setInterval(tick, intervalMs);
       timer.unref();
     },

@@ -161,7 +161,8 @@ export function createOrderService(deps: OrderServiceDeps) {
       if (isCustomIdentifierClash(error)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
       throw error;
     }
-    // The order is accepted and paid: whatever its first step does, the caller gets its transaction.
+    // The order is accepted and paid: whatever its first step does, the caller gets its transaction;
+    // a step that failed here is retried by the poller from next_check_at, which reports it if it fails again.
     const row = await step(id, false).catch(() => readRow(id));
     return transactionView(row);
   }
@@ -194,13 +195,13 @@ export function createOrderService(deps: OrderServiceDeps) {
     return db.selectFrom('giftcard_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   }
 
-  /** Takes the next step of every order whose `next_check_at` has come; returns how many it looked at. */
-  async function runDue(limit = 100): Promise<number> {
+  /**
+   * Takes the next step of every order whose `next_check_at` has come; returns how many it looked at.
+   * A step that throws is reported to `onError` and the order stays due, retried on the next run.
+   */
+  async function runDue(onError: (error: unknown, transactionId: number) => void = () => {}, limit = 100) {
     const ids = await repository.dueIds(clock.now(), limit);
-    for (const id of ids) {
-      // One broken order must not stop the others; it stays due and is retried on the next run.
-      await step(id, true).catch(() => undefined);
-    }
+    for (const id of ids) await step(id, true).catch((error) => onError(error, id));
     return ids.length;
   }
 
