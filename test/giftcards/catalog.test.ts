@@ -13,6 +13,18 @@ describe('gift card catalog', () => {
   });
   after(() => server.close());
 
+  test('GET /accounts/balance: the Balance resource', async () => {
+    const answer = await usd.get('/accounts/balance');
+    assert.equal(answer.status, 200);
+    assertFields(
+      answer.body,
+      { balance: 'number', currencyCode: 'string', currencyName: 'string', updatedAt: 'string' },
+      'balance',
+    );
+    assert.equal(answer.body.balance, 1000);
+    assert.match(answer.body.updatedAt, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+
   test('GET /product-categories lists every category as {id, name}', async () => {
     const answer = await usd.get('/product-categories');
     assert.equal(answer.status, 200);

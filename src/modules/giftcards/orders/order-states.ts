@@ -32,12 +32,16 @@ export function canMove(from: GiftcardStatus, to: GiftcardStatus): boolean {
   return NEXT[from].includes(to);
 }
 
-/** The states passed through from `from` to `to` (excluding `from`); null when `to` is not reachable. */
+/**
+ * The states passed through from `from` to `to` (excluding `from`), the shortest way (a direct
+ * PROCESSING -> REFUNDED never goes through FAILED); null when `to` is not reachable.
+ */
 export function pathTo(from: GiftcardStatus, to: GiftcardStatus): GiftcardStatus[] | null {
-  if (from === to) return [];
-  for (const next of NEXT[from]) {
-    const rest = pathTo(next, to);
-    if (rest) return [next, ...rest];
+  let paths: GiftcardStatus[][] = [[]];
+  while (paths.length > 0) {
+    const done = paths.find((p) => (p.at(-1) ?? from) === to);
+    if (done) return done;
+    paths = paths.flatMap((p) => NEXT[p.at(-1) ?? from].map((next) => [...p, next]));
   }
   return null;
 }
