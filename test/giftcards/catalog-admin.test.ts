@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -140,9 +140,18 @@ describe('catalog administration', () => {
     const imported = await airgift('catalog', 'import', file, '--json');
     assert.deepEqual(JSON.parse(imported.stdout), { categories: 0, brands: 0, products: 1 });
     assert.equal((await client.get('/products/990840')).body.productName, 'Example Books USA');
-    const seedDir = join(import.meta.dirname, '..', '..', 'data', 'seed');
-    const reseeded = await airgift('catalog', 'import', seedDir);
-    assert.match(reseeded.stdout, /imported 15 categories, \d+ brands, \d+ products/);
+    // A directory in the seed layout (categories.json, brands.json, products.json) is read as one file.
+    const seedLike = join(dir, 'seed');
+    await mkdir(seedLike);
+    await writeFile(
+      join(seedLike, 'categories.json'),
+      JSON.stringify([{ id: 13, name: 'Books & Education' }]),
+    );
+    await writeFile(join(seedLike, 'brands.json'), JSON.stringify([NEW_BRAND]));
+    await writeFile(join(seedLike, 'products.json'), JSON.stringify([NEW_PRODUCT]));
+    const fromDir = await airgift('catalog', 'import', seedLike);
+    assert.match(fromDir.stdout, /imported 1 categories, 1 brands, 1 products/);
+    assert.equal((await client.get('/products/990840')).body.productName, 'Example Books US');
 
     const off = await airgift('products', 'deactivate', '1840', '--json');
     assert.deepEqual(JSON.parse(off.stdout), { productId: 1840, status: 'INACTIVE' });
