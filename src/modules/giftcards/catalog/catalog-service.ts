@@ -186,10 +186,13 @@ export function createCatalogService(deps: { repository: CatalogRepository; fx: 
       return discountView(await find(env, productId));
     },
 
-    /** First start: the repository's seed catalog and the sandbox test products, when the tables are empty. */
+    /** Start: the repository's seed catalog into empty tables, and the sandbox test products always. */
     async seed() {
-      if (!(await repository.isEmpty())) return;
-      const file = readSeedCatalog();
+      // Empty tables get the whole seed; the sandbox test products, defined in code, are written again
+      // at every start so they always match the documented test values.
+      const file = (await repository.isEmpty())
+        ? readSeedCatalog()
+        : { categories: [], brands: [], products: [] };
       await repository.upsert({
         categories: file.categories,
         brands: [...file.brands, SANDBOX_BRAND],
