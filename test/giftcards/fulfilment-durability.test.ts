@@ -65,8 +65,10 @@ describe('fulfilment durability', () => {
     assert.equal(await orders.runDue((error) => failures.push(error)), 1);
     assert.equal(failures.length, 1, 'the poller reports a step that fails again');
     assert.equal((await client.get(`/reports/transactions/${placed.transactionId}`)).body.status, 'PENDING');
+    assert.equal(await orders.runDue(), 0, 'a failed step is tried again later, not at every run');
 
     down = false;
+    server.clock.advance(60_000);
     await orders.runDue((error) => {
       throw error;
     });

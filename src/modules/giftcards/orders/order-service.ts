@@ -197,11 +197,17 @@ export function createOrderService(deps: OrderServiceDeps) {
 
   /**
    * Takes the next step of every order whose `next_check_at` has come; returns how many it looked at.
-   * A step that throws is reported to `onError` and the order stays due, retried on the next run.
+   * A step that throws is reported to `onError` and tried again `rescueAfterMs` later (not at every
+   * run, which would only repeat the error).
    */
   async function runDue(onError: (error: unknown, transactionId: number) => void = () => {}, limit = 100) {
     const ids = await repository.dueIds(clock.now(), limit);
-    for (const id of ids) await step(id, true).catch((error) => onError(error, id));
+    for (const id of ids) {
+      await step(id, true).catch(async (error) => {
+        await repository.postpone(id, new Date(clock.now().getTime() + deps.settings.rescueAfterMs));
+        onError(error, id);
+      });
+    }
     return ids.length;
   }
 

@@ -113,6 +113,16 @@ export function ordersRepository(db: Kysely<Database>) {
       return rows.map((r) => r.id);
     },
 
+    /** Moves the next look at a non-final order to `at` (after a failed step). */
+    async postpone(id: number, at: Date): Promise<void> {
+      await db
+        .updateTable('giftcard_transactions')
+        .set({ next_check_at: at })
+        .where('id', '=', id)
+        .where('next_check_at', 'is not', null)
+        .execute();
+    },
+
     async cards(transactionId: number) {
       return db
         .selectFrom('giftcard_cards')
