@@ -1,10 +1,19 @@
-import { ensurePgliteTemplate, ensurePostgresTemplate, postgresAvailable } from './harness/templates.ts';
+import { loadTls } from '../src/http/tls.ts';
+import {
+  CACHE_DIR,
+  ensurePgliteTemplate,
+  ensurePostgresTemplate,
+  postgresAvailable,
+} from './harness/templates.ts';
 
 /**
  * Runs once before the test files (npm test): builds the migrated PGlite dump and, where the
  * PostgreSQL server answers, the migrated template database, so each test file only copies them.
+ * It also makes the suite's development CA and certificate here, once: test files run in parallel
+ * and would otherwise race to create them (one file's CA signing another's certificate).
  */
 const started = Date.now();
+await loadTls({ dataDir: CACHE_DIR, hosts: ['localhost'] });
 await ensurePgliteTemplate();
 const pg = await postgresAvailable();
 if (pg) await ensurePostgresTemplate();
