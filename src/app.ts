@@ -85,23 +85,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: MOUNTS.auth },
   );
 
-  await app.register(
-    async (giftcards) => {
-      installAuthHook(giftcards, services.tokens, GIFTCARDS_DEFAULT_SCOPE);
-      giftcardRoutes(giftcards, services);
-      docsRoutes(giftcards, openapi, 'giftcards', bases.all, GIFTCARDS_DEFAULT_SCOPE);
-    },
-    { prefix: MOUNTS.giftcards },
-  );
-
-  await app.register(
-    async (topups) => {
-      installAuthHook(topups, services.tokens, TOPUPS_DEFAULT_SCOPE);
-      topupRoutes(topups, services);
-      docsRoutes(topups, openapi, 'topups', bases.all, TOPUPS_DEFAULT_SCOPE);
-    },
-    { prefix: MOUNTS.topups },
-  );
+  // Each product's routes serve its live and sandbox bases; every route needs a token for that base.
+  for (const [kind, routes, defaultScope] of [
+    ['giftcards', giftcardRoutes, GIFTCARDS_DEFAULT_SCOPE],
+    ['topups', topupRoutes, TOPUPS_DEFAULT_SCOPE],
+  ] as const) {
+    await app.register(
+      async (product) => {
+        installAuthHook(product, services.tokens, defaultScope);
+        routes(product, services);
+        docsRoutes(product, openapi, kind, bases.all, defaultScope);
+      },
+      { prefix: MOUNTS[kind] },
+    );
+  }
 
   await app.register(
     async (admin) => {

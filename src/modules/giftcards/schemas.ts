@@ -9,16 +9,7 @@ const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 
 export const Category = Type.Object({ id: Type.Integer(), name: Type.String() });
 
-export const Country = Type.Object({
-  isoName: Type.String(),
-  name: Type.String(),
-  continent: Type.String(),
-  currencyCode: Type.String(),
-  currencyName: Type.String(),
-  currencySymbol: Type.String(),
-  flag: Type.String(),
-  callingCodes: Type.Array(Type.String()),
-});
+export { GiftcardCountry as Country } from '../reference/country-schemas.ts';
 
 export const Product = Type.Object({
   productId: Type.Integer(),

@@ -9,15 +9,7 @@ const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union(
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const AmountMap = Type.Record(Type.String(), Type.String());
 
-export const Country = Type.Object({
-  isoName: Type.String(),
-  name: Type.String(),
-  currencyCode: Type.String(),
-  currencyName: Type.String(),
-  currencySymbol: Type.String(),
-  flag: Type.String(),
-  callingCodes: Type.Array(Type.String()),
-});
+export { TopupCountry as Country } from '../reference/country-schemas.ts';
 
 export const Promotion = Type.Object({
   promotionId: Type.Integer(),
