@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { Agent, request } from 'undici';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -45,13 +46,47 @@ const stopChild = (child: ChildProcess) =>
     child.kill('SIGTERM');
   });
 
+/**
+ * With DATABASE_URL, the server gets a database of its own on that PostgreSQL server, made for the
+ * run and dropped after it, so a benchmark never writes into an existing database.
+ */
+async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return null;
+  const name = `airgift_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
 /** Starts `src/main.ts` on a free port with a fresh data directory and waits for its banner. */
 export async function startAirgift(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'airgift-bench-'));
+  const database = await benchDatabase();
   const port = String(20000 + Math.floor(Math.random() * 20000));
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      ...(database && { DATABASE_URL: database.url }),
+      DATA_DIR: dataDir,
+      PORT: port,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // The banner ends with the bootstrap account's token command.
@@ -65,6 +100,7 @@ export async function startAirgift(env: Record<string, string> = {}): Promise<Ru
     adminKey: (await readFile(join(dataDir, 'admin.key'), 'utf8')).trim(),
     async stop() {
       await stopChild(child);
+      await database?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
