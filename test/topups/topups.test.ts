@@ -221,6 +221,14 @@ describe('POST /topups', () => {
     assert.equal(unknown.status, 404);
   });
 
+  test('a retried top-up (same customIdentifier, same number) is told its reference is used, not the number', async () => {
+    const body = { operatorId: 1001, amount: 5, customIdentifier: 'retry-1', recipientPhone: NG(ngNumber()) };
+    assert.equal((await c.post('/topups', body)).status, 200);
+    const again = await c.post('/topups', body);
+    assert.equal(again.status, 400);
+    assert.equal(again.body.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED');
+  });
+
   test('customIdentifier is single-use per account; another account may use it', async () => {
     const body = () => ({
       operatorId: 1001,

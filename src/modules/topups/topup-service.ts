@@ -60,14 +60,14 @@ export function createTopupService(deps: TopupDeps & { repo: TopupsRepository; s
         since: new Date(clock.now().getTime() - recentMs()),
         exceptId,
       });
-    if (recipient.phone && (await recentlyRecharged(db))) throw new AppError('PHONE_RECENTLY_RECHARGED');
-    // a fast answer before the balance checks; the unique index below is what guarantees it
-    if (
+    // The reference is checked before the recipient: a retried request (same customIdentifier) must be
+    // told its reference is used, which is how a client finds the transaction that did land.
+    const identifierUsed = (trx: typeof db) =>
       input.customIdentifier !== undefined &&
-      (await repo.customIdentifierUsed({ ...scope, customIdentifier: input.customIdentifier }))
-    ) {
-      throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
-    }
+      repo.customIdentifierUsed({ ...scope, customIdentifier: input.customIdentifier }, trx);
+    // a fast answer before the balance checks; the unique index below is what guarantees it
+    if (await identifierUsed(db)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+    if (recipient.phone && (await recentlyRecharged(db))) throw new AppError('PHONE_RECENTLY_RECHARGED');
     if (principal.environment === 'live') {
       // decisions §7: a live top-up needs an upstream provider; none is configured in this version.
       throw new AppError(
@@ -92,6 +92,7 @@ export function createTopupService(deps: TopupDeps & { repo: TopupsRepository; s
           amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
         },
       });
+      if (await identifierUsed(trx)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
       if (recipient.phone && (await recentlyRecharged(trx))) throw new AppError('PHONE_RECENTLY_RECHARGED');
       const deferred = outcome.kind === 'deferred';
       let inserted: TopupRow;

@@ -82,12 +82,11 @@ export function topupsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    async customIdentifierUsed(o: {
-      accountId: number;
-      environment: Environment;
-      customIdentifier: string;
-    }): Promise<boolean> {
-      const row = await db
+    async customIdentifierUsed(
+      o: { accountId: number; environment: Environment; customIdentifier: string },
+      trx: typeof db = db,
+    ): Promise<boolean> {
+      const row = await trx
         .selectFrom('topup_transactions')
         .select('id')
         .where('account_id', '=', o.accountId)
