@@ -81,3 +81,22 @@ export function createContractChecker(docs: Record<string, Doc>) {
 }
 
 export type ContractChecker = ReturnType<typeof createContractChecker>;
+
+/** Which published document describes a path, and the path below its base. */
+export const BASE_PREFIXES: [string, string][] = [
+  ['/giftcards-sandbox', 'giftcards'],
+  ['/giftcards', 'giftcards'],
+  ['/topups-sandbox', 'topups'],
+  ['/topups', 'topups'],
+  ['/auth', 'auth'],
+  ['/admin', 'admin'],
+];
+
+export function baseOf(path: string): { kind: string; rest: string } | null {
+  const bare = path.split('?')[0];
+  for (const [prefix, kind] of BASE_PREFIXES) {
+    if (bare === prefix || bare.startsWith(`${prefix}/`))
+      return { kind, rest: bare.slice(prefix.length) || '/' };
+  }
+  return null;
+}

@@ -9,7 +9,7 @@ import { listenHttpsOnly } from '../../src/http/listener.ts';
 import { loadTls } from '../../src/http/tls.ts';
 import { offsetClock } from '../../src/lib/clock.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
-import { type ContractChecker, createContractChecker } from './contract.ts';
+import { baseOf, type ContractChecker, createContractChecker } from './contract.ts';
 import { CACHE_DIR, createPostgresDatabase, loadPgliteTemplate, postgresAvailable } from './templates.ts';
 
 /**
@@ -107,25 +107,6 @@ export interface CallOptions {
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;
-
-/** Which published document describes a path, and the path below its base. */
-const BASE_PREFIXES: [string, string][] = [
-  ['/giftcards-sandbox', 'giftcards'],
-  ['/giftcards', 'giftcards'],
-  ['/topups-sandbox', 'topups'],
-  ['/topups', 'topups'],
-  ['/auth', 'auth'],
-  ['/admin', 'admin'],
-];
-
-function baseOf(path: string): { kind: string; rest: string } | null {
-  const bare = path.split('?')[0];
-  for (const [prefix, kind] of BASE_PREFIXES) {
-    if (bare === prefix || bare.startsWith(`${prefix}/`))
-      return { kind, rest: bare.slice(prefix.length) || '/' };
-  }
-  return null;
-}
 
 /** Off with CONTRACT=off; otherwise every answer is checked against the server's OpenAPI documents. */
 const CONTRACT = process.env.CONTRACT !== 'off';

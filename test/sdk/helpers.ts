@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { BaseUrlOptions, FetchInit, FetchLike, FetchResponse } from '../../sdk/src/index.ts';
-import { type ContractChecker, createContractChecker } from '../harness/contract.ts';
+import { BASE_PREFIXES, baseOf, type ContractChecker, createContractChecker } from '../harness/contract.ts';
 import { AUDIENCES, type TestAccount, type TestServer } from '../harness/server.ts';
 import { CACHE_DIR } from '../harness/templates.ts';
 
@@ -22,16 +22,6 @@ export function tlsFetch(caFile = TEST_CA_FILE): FetchLike & { close(): Promise<
   return Object.assign(contractChecked(raw), { close: () => dispatcher.close() });
 }
 
-/** The published document of each base prefix the SDK calls (the harness checks its own client alike). */
-const DOCUMENTS: [prefix: string, kind: string][] = [
-  ['/giftcards-sandbox', 'giftcards'],
-  ['/giftcards', 'giftcards'],
-  ['/topups-sandbox', 'topups'],
-  ['/topups', 'topups'],
-  ['/auth', 'auth'],
-  ['/admin', 'admin'],
-];
-
 /**
  * Every answer the SDK receives from a test server is checked against the OpenAPI document that
  * server publishes for the base, as the harness does for its own client (off with CONTRACT=off).
@@ -45,7 +35,7 @@ export function contractChecked(inner: FetchLike): FetchLike {
     if (!checker) {
       checker = (async () => {
         const docs: Record<string, any> = {};
-        for (const [prefix, kind] of DOCUMENTS) {
+        for (const [prefix, kind] of BASE_PREFIXES) {
           if (docs[kind]) continue;
           const answer = await inner(`${origin}${prefix}/openapi.json`, { method: 'GET', headers: {} });
           docs[kind] = JSON.parse(await answer.text());
@@ -60,19 +50,18 @@ export function contractChecked(inner: FetchLike): FetchLike {
     const response = await inner(url, init);
     const text = await response.text();
     const { origin, pathname } = new URL(url);
-    const match = DOCUMENTS.find(([prefix]) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+    const match = baseOf(pathname);
     const published = pathname.endsWith('/openapi.json') || pathname.endsWith('/docs');
     if (match && !published) {
       let body: unknown = text;
       try {
         body = text ? JSON.parse(text) : null;
       } catch {}
-      const rest = pathname.slice(match[0].length) || '/';
       const contentType = response.headers.get('content-type') ?? '';
       const violation = (await checkerFor(origin)).check(
-        match[1],
+        match.kind,
         init.method,
-        rest,
+        match.rest,
         response.status,
         body,
         contentType,
