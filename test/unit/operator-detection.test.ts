@@ -11,53 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { OperatorRecord, PromotionRecord } from '../../src/modules/topups/operator-catalog.ts';
 import { createPrefixMatcher, normalizePhone } from '../../src/modules/topups/operator-detection.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DATA = path.join(ROOT, 'data', 'operators');
 
-interface Operator {
-  operatorId: number;
-  name: string;
-  carrierKey: string;
-  countryCode: string;
-  variant: string;
-  bundle: boolean;
-  data: boolean;
-  pin: boolean;
-  emailAddressed: boolean;
-  emailDomains: string[];
-  supportsLocalAmounts: boolean;
-  denominationType: string;
-  destinationCurrencyCode: string;
-  minAmountUsd: string | null;
-  maxAmountUsd: string | null;
-  fixedAmountsUsd: string[];
-  fixedAmountsDescriptions: Record<string, string>;
-  localFixedAmounts: string[];
-  localFixedAmountsDescriptions: Record<string, string>;
-  localMinAmount: string | null;
-  localMaxAmount: string | null;
-  mostPopularAmountUsd: string | null;
-  mostPopularLocalAmount: string | null;
-  internationalDiscount: string;
-  localDiscount: string;
-  logoUrls: string[];
-  suggestedAmountsUsd: string[];
-  status: boolean;
-}
-
-interface Promotion {
-  promotionId: number;
-  operatorId: number;
-  title: string;
-  title2: string;
-  description: string;
-  startDate: string;
-  endDate: string;
-  denominations: string;
-  localDenominations: string | null;
-}
+type Operator = OperatorRecord;
+type Promotion = PromotionRecord;
 
 function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(path.join(DATA, file), 'utf8')) as T;
