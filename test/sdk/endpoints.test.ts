@@ -2,29 +2,28 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Admin, GiftCards, Topups } from '../../sdk/src/index.ts';
-import { ADMIN_KEY, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
-import { contractChecked, sandboxOptions, syntheticAnswer, tlsFetch } from './helpers.ts';
+import { ADMIN_KEY } from '../harness/server.ts';
+import {
+  contractChecked,
+  type SdkServer,
+  sandboxOptions,
+  startSdkServer,
+  syntheticAnswer,
+} from './helpers.ts';
 
 // Every method of the three clients once, against a real server: the path, query and body the SDK
 // sends are the ones the server serves, and the answers carry the spec's field names.
 describe('SDK endpoints', () => {
-  let server: TestServer;
-  let account: TestAccount;
-  let fetch: ReturnType<typeof tlsFetch>;
+  let s: SdkServer;
   let giftcards: GiftCards;
   let topups: Topups;
 
   before(async () => {
-    server = await startTestServer();
-    account = await server.admin.createAccount({ environment: 'sandbox', fund: 1000 });
-    fetch = tlsFetch();
-    giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', fetch));
-    topups = new Topups(sandboxOptions(server, account, 'topups', fetch));
+    s = await startSdkServer();
+    giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
+    topups = new Topups(sandboxOptions(s.server, s.account, 'topups', s.fetch));
   });
-  after(async () => {
-    await fetch.close();
-    await server.close();
-  });
+  after(() => s.close());
 
   test('gift cards: all 16 product endpoints', async () => {
     assert.equal((await giftcards.balance()).currencyCode, 'USD');
@@ -149,13 +148,13 @@ describe('SDK endpoints', () => {
   });
 
   test('the SDK traffic is checked against the published OpenAPI documents', async () => {
-    // A server answer that breaks the document (a balance without currencyCode) fails the call.
+    // A s.server answer that breaks the document (a balance without currencyCode) fails the call.
     const broken = contractChecked(async (url, init) =>
       url.endsWith('/accounts/balance')
         ? syntheticAnswer(200, { balance: 1 }, { 'content-type': 'application/json' })
-        : fetch(url, init),
+        : s.fetch(url, init),
     );
-    const client = new GiftCards(sandboxOptions(server, account, 'giftcards', broken));
+    const client = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', broken));
     await assert.rejects(
       client.balance(),
       /contract: GET \/giftcards-sandbox\/accounts\/balance answered 200/,
@@ -163,7 +162,7 @@ describe('SDK endpoints', () => {
   });
 
   test('admin: accounts, credentials, balances and the audit', async () => {
-    const admin = new Admin({ adminKey: ADMIN_KEY, baseUrl: `${server.url}/admin`, fetch });
+    const admin = new Admin({ adminKey: ADMIN_KEY, baseUrl: `${s.server.url}/admin`, fetch: s.fetch });
     const created = await admin.accounts.create({
       name: 'SDK admin',
       currency: 'EUR',

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { BaseUrlOptions, FetchInit, FetchLike, FetchResponse } from '../../sdk/src/index.ts';
 import { BASE_PREFIXES, baseOf, type ContractChecker, createContractChecker } from '../harness/contract.ts';
-import { AUDIENCES, type TestAccount, type TestServer } from '../harness/server.ts';
+import { AUDIENCES, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
 import { CACHE_DIR } from '../harness/templates.ts';
 
 /**
@@ -146,4 +146,27 @@ export function recordingSleep(): ((ms: number) => Promise<void>) & { waits: num
     waits.push(ms);
   };
   return Object.assign(sleep, { waits });
+}
+
+/** What most SDK suites start with: a real server, a funded sandbox account and a TLS fetch. */
+export interface SdkServer {
+  server: TestServer;
+  account: TestAccount;
+  fetch: ReturnType<typeof tlsFetch>;
+  close(): Promise<void>;
+}
+
+export async function startSdkServer(): Promise<SdkServer> {
+  const server = await startTestServer();
+  const account = await server.admin.createAccount({ environment: 'sandbox', fund: 1000 });
+  const fetch = tlsFetch();
+  return {
+    server,
+    account,
+    fetch,
+    async close() {
+      await fetch.close();
+      await server.close();
+    },
+  };
 }

@@ -2,30 +2,23 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { AirgiftError, type FetchLike, GiftCards, Topups } from '../../sdk/src/index.ts';
-import { AUDIENCES, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
-import { recordingFetch, recordingSleep, sandboxOptions, tlsFetch } from './helpers.ts';
+import { AUDIENCES } from '../harness/server.ts';
+import { recordingFetch, recordingSleep, type SdkServer, sandboxOptions, startSdkServer } from './helpers.ts';
 
 // Orders through the SDK against a real server: a retried order whose first answer was lost is
 // placed once (the retry finds its customIdentifier used and returns the landed transaction); one
 // without customIdentifier is never repeated; card codes arrive with every digit.
 describe('SDK orders', () => {
-  let server: TestServer;
-  let account: TestAccount;
-  let fetch: ReturnType<typeof tlsFetch>;
+  let s: SdkServer;
 
   before(async () => {
-    server = await startTestServer();
-    account = await server.admin.createAccount({ environment: 'sandbox', fund: 1000 });
-    fetch = tlsFetch();
+    s = await startSdkServer();
   });
-  after(async () => {
-    await fetch.close();
-    await server.close();
-  });
+  after(() => s.close());
 
   /** Passes requests on, but loses the answer of the first POST to `path`: the caller sees a network error. */
   function losingFirstAnswer(path: string) {
-    const passed = recordingFetch(fetch);
+    const passed = recordingFetch(s.fetch);
     let lost = false;
     const wrapper: FetchLike = async (url, init) => {
       const response = await passed(url, init);
@@ -40,13 +33,13 @@ describe('SDK orders', () => {
   }
 
   const balance = async () =>
-    (await server.admin.call('GET', `/accounts/${account.accountId}`)).body.balances.sandbox.balance;
+    (await s.server.admin.call('GET', `/accounts/${s.account.accountId}`)).body.balances.sandbox.balance;
 
   test('a gift card order whose answer was lost is retried and placed once', async () => {
     const { wrapper, passed } = losingFirstAnswer('/orders');
     const sleep = recordingSleep();
     const giftcards = new GiftCards({
-      ...sandboxOptions(server, account, 'giftcards', wrapper),
+      ...sandboxOptions(s.server, s.account, 'giftcards', wrapper),
       retry: { sleep },
     });
     const before = await balance();
@@ -70,13 +63,13 @@ describe('SDK orders', () => {
     assert.equal(found.length, 1);
     assert.equal(found[0]!.transactionId, order.transactionId);
     assert.equal(await balance(), Math.round((before - order.amount) * 100) / 100);
-    assert.deepEqual(await server.admin.audit(), []);
+    assert.deepEqual(await s.server.admin.audit(), []);
   });
 
   test('without customIdentifier a lost answer is reported, not repeated', async () => {
     const { wrapper, passed } = losingFirstAnswer('/orders');
     const giftcards = new GiftCards({
-      ...sandboxOptions(server, account, 'giftcards', wrapper),
+      ...sandboxOptions(s.server, s.account, 'giftcards', wrapper),
       retry: { sleep: recordingSleep() },
     });
     const error = await giftcards
@@ -89,7 +82,7 @@ describe('SDK orders', () => {
   });
 
   test('a customIdentifier used before is still an error on the first attempt', async () => {
-    const giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', fetch));
+    const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
     const customIdentifier = `sdk-dup-${randomUUID()}`;
     const body = { productId: 11, quantity: 1, unitPrice: 10, senderName: 'SDK test', customIdentifier };
     await giftcards.order(body);
@@ -99,8 +92,8 @@ describe('SDK orders', () => {
     assert.equal(error.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED');
   });
 
-  test('card codes of 16 digits arrive exactly as the server wrote them', async () => {
-    const giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', fetch));
+  test('card codes of 16 digits arrive exactly as the s.server wrote them', async () => {
+    const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
     const order = await giftcards.order({
       productId: 11,
       quantity: 5,
@@ -109,10 +102,13 @@ describe('SDK orders', () => {
     });
     const cards = await giftcards.cards(order.transactionId);
     assert.equal(cards.length, 5);
-    const token = await server.admin.token(account, AUDIENCES.giftcardsSandbox);
-    const raw = await server.http.get(`/giftcards-sandbox/orders/transactions/${order.transactionId}/cards`, {
-      token,
-    });
+    const token = await s.server.admin.token(s.account, AUDIENCES.giftcardsSandbox);
+    const raw = await s.server.http.get(
+      `/giftcards-sandbox/orders/transactions/${order.transactionId}/cards`,
+      {
+        token,
+      },
+    );
     const written = [...raw.text.matchAll(/"cardNumber":"?([^",}]+)"?,"pinCode":"?([^",}]+)"?/g)].map(
       (m) => ({
         cardNumber: m[1],
@@ -126,8 +122,8 @@ describe('SDK orders', () => {
     }
   });
 
-  test('codes that are not all digits pass through as the strings the server sent', async () => {
-    const giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', fetch));
+  test('codes that are not all digits pass through as the strings the s.server sent', async () => {
+    const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
     const order = await giftcards.order({
       productId: 13,
       quantity: 2,
@@ -145,7 +141,7 @@ describe('SDK orders', () => {
   test('a top-up whose answer was lost is retried and sent once', async () => {
     const { wrapper, passed } = losingFirstAnswer('/topups');
     const topups = new Topups({
-      ...sandboxOptions(server, account, 'topups', wrapper),
+      ...sandboxOptions(s.server, s.account, 'topups', wrapper),
       retry: { sleep: recordingSleep() },
     });
     const customIdentifier = `sdk-topup-${randomUUID()}`;
@@ -168,11 +164,11 @@ describe('SDK orders', () => {
     assert.equal(await balance(), Math.round((before - sent.balanceInfo.cost) * 100) / 100);
   });
 
-  test('a top-up the server cannot process now (503) is retried with its customIdentifier, then reported', async () => {
-    const recorder = recordingFetch(fetch);
+  test('a top-up the s.server cannot process now (503) is retried with its customIdentifier, then reported', async () => {
+    const recorder = recordingFetch(s.fetch);
     const sleep = recordingSleep();
     const topups = new Topups({
-      ...sandboxOptions(server, account, 'topups', recorder),
+      ...sandboxOptions(s.server, s.account, 'topups', recorder),
       retry: { sleep, maxAttempts: 3, random: () => 0 },
     });
     const before = await balance();

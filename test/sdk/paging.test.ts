@@ -1,25 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Admin, GiftCards, Topups, toArray } from '../../sdk/src/index.ts';
-import { ADMIN_KEY, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
-import { recordingFetch, sandboxOptions, tlsFetch } from './helpers.ts';
+import { ADMIN_KEY } from '../harness/server.ts';
+import { recordingFetch, type SdkServer, sandboxOptions, startSdkServer } from './helpers.ts';
 
 // The async iterators walk every page of a list: bare arrays (gift cards, admin) until a short
 // page, the top-up wrapper until `last`. Each case needs more than 3 pages.
 describe('SDK paging', () => {
-  let server: TestServer;
-  let account: TestAccount;
-  let fetch: ReturnType<typeof tlsFetch>;
+  let s: SdkServer;
 
   before(async () => {
-    server = await startTestServer();
-    account = await server.admin.createAccount({ environment: 'sandbox', fund: 1000 });
-    fetch = tlsFetch();
+    s = await startSdkServer();
   });
-  after(async () => {
-    await fetch.close();
-    await server.close();
-  });
+  after(() => s.close());
 
   const pagesAsked = (f: ReturnType<typeof recordingFetch>, path: string) =>
     f.sent
@@ -27,9 +20,9 @@ describe('SDK paging', () => {
       .map((s) => new URL(s.url).searchParams.get('page'));
 
   test('admin accounts: 14 accounts, 3 per page, 5 pages', async () => {
-    for (let i = 0; i < 13; i++) await server.admin.createAccount({ name: `paging ${i}`, fund: 0 });
-    const recorder = recordingFetch(fetch);
-    const admin = new Admin({ adminKey: ADMIN_KEY, baseUrl: `${server.url}/admin`, fetch: recorder });
+    for (let i = 0; i < 13; i++) await s.server.admin.createAccount({ name: `paging ${i}`, fund: 0 });
+    const recorder = recordingFetch(s.fetch);
+    const admin = new Admin({ adminKey: ADMIN_KEY, baseUrl: `${s.server.url}/admin`, fetch: recorder });
     const all = await toArray(admin.accounts.iterate({ size: 3 }));
     const total = (await admin.accounts.list({ size: 1 })).total;
     assert.equal(total, 14);
@@ -38,11 +31,11 @@ describe('SDK paging', () => {
     assert.deepEqual(pagesAsked(recorder, '/admin/accounts').slice(0, 5), ['1', '2', '3', '4', '5']);
   });
 
-  test("an account's ledger: 9 entries, 2 per page", async () => {
-    for (let i = 1; i <= 8; i++) await server.admin.fund(account.accountId, i);
-    const admin = new Admin({ adminKey: ADMIN_KEY, baseUrl: `${server.url}/admin`, fetch });
+  test("an s.account's ledger: 9 entries, 2 per page", async () => {
+    for (let i = 1; i <= 8; i++) await s.server.admin.fund(s.account.accountId, i);
+    const admin = new Admin({ adminKey: ADMIN_KEY, baseUrl: `${s.server.url}/admin`, fetch: s.fetch });
     const entries = await toArray(
-      admin.accounts.iterateLedger(account.accountId, { environment: 'sandbox', size: 2 }),
+      admin.accounts.iterateLedger(s.account.accountId, { environment: 'sandbox', size: 2 }),
     );
     assert.deepEqual(
       entries.map((e) => e.amount),
@@ -51,8 +44,8 @@ describe('SDK paging', () => {
   });
 
   test('gift card products: every product of a country, 5 per page, in the order of one big page', async () => {
-    const recorder = recordingFetch(fetch);
-    const giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', recorder));
+    const recorder = recordingFetch(s.fetch);
+    const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', recorder));
     const whole = await giftcards.products({ countryCode: 'US', size: 1000 });
     assert.ok(whole.length > 15, `only ${whole.length} US products`);
     const paged: number[] = [];
@@ -68,8 +61,8 @@ describe('SDK paging', () => {
   });
 
   test('top-up operators: the paged wrapper, followed until the last page', async () => {
-    const recorder = recordingFetch(fetch);
-    const topups = new Topups(sandboxOptions(server, account, 'topups', recorder));
+    const recorder = recordingFetch(s.fetch);
+    const topups = new Topups(sandboxOptions(s.server, s.account, 'topups', recorder));
     const first = await topups.operators({ size: 100 });
     assert.ok(first.totalPages > 3, `only ${first.totalPages} pages`);
     const ids: number[] = [];
@@ -81,8 +74,8 @@ describe('SDK paging', () => {
   });
 
   test('stopping early fetches no more pages', async () => {
-    const recorder = recordingFetch(fetch);
-    const giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', recorder));
+    const recorder = recordingFetch(s.fetch);
+    const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', recorder));
     let seen = 0;
     for await (const _ of giftcards.iterateProducts({ size: 5 })) if (++seen === 7) break;
     assert.deepEqual(pagesAsked(recorder, '/products'), ['1', '2']);

@@ -20,8 +20,7 @@ import {
   Topups,
   type TopupTransaction,
 } from '../../sdk/src/index.ts';
-import { startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
-import { sandboxOptions, tlsFetch } from './helpers.ts';
+import { type SdkServer, sandboxOptions, startSdkServer } from './helpers.ts';
 
 /**
  * The SDK's response types against what the server really sends. Each key list below is checked by
@@ -209,23 +208,16 @@ const page = {
 } satisfies Fields<Page<unknown>>;
 
 describe('SDK types match the server', () => {
-  let server: TestServer;
-  let account: TestAccount;
-  let fetch: ReturnType<typeof tlsFetch>;
+  let s: SdkServer;
   let giftcards: GiftCards;
   let topups: Topups;
 
   before(async () => {
-    server = await startTestServer();
-    account = await server.admin.createAccount({ environment: 'sandbox', fund: 1000 });
-    fetch = tlsFetch();
-    giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', fetch));
-    topups = new Topups(sandboxOptions(server, account, 'topups', fetch));
+    s = await startSdkServer();
+    giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
+    topups = new Topups(sandboxOptions(s.server, s.account, 'topups', s.fetch));
   });
-  after(async () => {
-    await fetch.close();
-    await server.close();
-  });
+  after(() => s.close());
 
   test('gift card resources', async () => {
     assertFields('Balance', await giftcards.balance(), balance);
