@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import currencyCodes from 'currency-codes';
 import { Decimal } from 'decimal.js';
+import type { OperatorRecord, PromotionRecord } from '../src/modules/topups/operator-catalog.ts';
 import { createPrefixMatcher, type PrefixTable } from '../src/modules/topups/operator-detection.ts';
 import { normalizeCarrierName, slugify } from './operator-data/carrier-names.ts';
 import { type CountryFacts, countryFacts, usdRates } from './operator-data/countries.ts';
@@ -57,7 +58,7 @@ Decimal.set({ precision: 30, rounding: Decimal.ROUND_HALF_UP });
 // ---------------------------------------------------------------------------------------------------
 // Types
 
-type Variant = 'airtime' | 'data' | 'bundle' | 'pin' | 'email';
+type Variant = OperatorRecord['variant'];
 
 interface Carrier {
   iso: string;
@@ -75,49 +76,9 @@ interface OperatorSpec {
   variant: Variant;
 }
 
-/** One operator as written to operators.json. Amounts are decimal strings. */
-export interface OperatorRecord {
-  operatorId: number;
-  name: string;
-  carrierKey: string;
-  countryCode: string;
-  variant: Variant;
-  bundle: boolean;
-  data: boolean;
-  pin: boolean;
-  emailAddressed: boolean;
-  emailDomains: string[];
-  supportsLocalAmounts: boolean;
-  denominationType: 'FIXED' | 'RANGE';
-  destinationCurrencyCode: string;
-  minAmountUsd: string | null;
-  maxAmountUsd: string | null;
-  fixedAmountsUsd: string[];
-  fixedAmountsDescriptions: Record<string, string>;
-  localFixedAmounts: string[];
-  localFixedAmountsDescriptions: Record<string, string>;
-  localMinAmount: string | null;
-  localMaxAmount: string | null;
-  mostPopularAmountUsd: string | null;
-  mostPopularLocalAmount: string | null;
-  internationalDiscount: string;
-  localDiscount: string;
-  logoUrls: string[];
-  suggestedAmountsUsd: string[];
-  status: boolean;
-}
-
-export interface PromotionRecord {
-  promotionId: number;
-  operatorId: number;
-  title: string;
-  title2: string;
-  description: string;
-  startDate: string;
-  endDate: string;
-  denominations: string;
-  localDenominations: string | null;
-}
+// The records written to operators.json and promotions.json are the shapes the server reads: one
+// definition, in src/modules/topups/operator-catalog.ts.
+export type { OperatorRecord, PromotionRecord };
 
 interface Registry {
   note: string;
