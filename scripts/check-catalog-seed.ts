@@ -9,6 +9,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Decimal } from 'decimal.js';
+import type { BrandOut, CountrySeed, CurrencySeed, ProductSeed } from './build-catalog-seed.ts';
 
 const MIN_BRANDS = 150;
 const MIN_PRODUCTS = 1500;
@@ -27,21 +28,11 @@ const CONTINENTS = new Set([
 const DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
-interface Country {
-  isoName: string;
-  name: string;
-  continent: string;
-  currencyCode: string;
-  currencyName: string;
-  currencySymbol: string;
-  flag: string;
-  callingCodes: string[];
-}
-interface Currency {
-  code: string;
-  name: string;
-  minorUnits: number;
-}
+// The seed files' shapes are the builder's: checked here against the same definitions it writes.
+type Country = CountrySeed;
+type Currency = CurrencySeed;
+type Brand = BrandOut;
+type Product = ProductSeed;
 interface FxRates {
   asOf: string;
   base: string;
@@ -51,36 +42,6 @@ interface FxRates {
 interface Category {
   id: number;
   name: string;
-}
-interface Brand {
-  brandId: number;
-  brandName: string;
-  categoryId: number;
-  concise: string;
-  verbose: string;
-  logoUrl: string;
-}
-interface Product {
-  productId: number;
-  productName: string;
-  brandId: number;
-  categoryId: number;
-  countryCode: string;
-  global: boolean;
-  supportsPreOrder: boolean;
-  status: string;
-  denominationType: string;
-  recipientCurrencyCode: string;
-  fixedRecipientDenominations: string[];
-  minRecipientDenomination: string | null;
-  maxRecipientDenomination: string | null;
-  senderFee: string;
-  senderFeePercentage: string;
-  discountPercentage: string;
-  userIdRequired: boolean;
-  logoUrls: string[];
-  concise?: string;
-  verbose?: string;
 }
 
 const dir = path.resolve(process.argv[2] ?? 'data/seed');
