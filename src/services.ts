@@ -24,12 +24,15 @@ export interface ServiceInputs {
 export function createServices({ config, db, clock, bases, tokenSigningKey }: ServiceInputs) {
   const credentials = credentialsRepository(db.kysely);
   const ledger = createLedger(db.kysely, clock);
+  const countries = loadCountries();
+  const fx = createFx(db.kysely, clock, config.fxMarginPercent);
   const accounts = createAccountsService({
     db: db.kysely,
     accounts: accountsRepository(db.kysely),
     credentials,
     ledger,
     clock,
+    reference: { hasCountry: (iso) => countries.find(iso) !== undefined, hasFxRate: (code) => fx.has(code) },
   });
   const tokens = createTokenService({
     credentials,
@@ -39,8 +42,6 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     issuer: config.authUrl,
     lifetimeSeconds: { live: config.tokenTtlLive, sandbox: config.tokenTtlSandbox },
   });
-  const countries = loadCountries();
-  const fx = createFx(db.kysely, clock, config.fxMarginPercent);
   const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries });
   const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries });
   return { ledger, accounts, tokens, countries, fx, giftcards, topups };

@@ -157,6 +157,28 @@ describe('admin API input', () => {
     assert.deepEqual(answer.body.details.map((d: any) => d.field).sort(), ['country', 'currency']);
   });
 
+  test('a currency without an FX rate -> 400 naming the currency, nothing created; with a rate it works', async () => {
+    const before = await server.runtime.services.accounts.count();
+    const answer = await server.admin.call('POST', '/accounts', {
+      name: 'x',
+      currency: 'CHE',
+      country: 'CH',
+      environment: 'sandbox',
+    });
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.details[0].field, 'currency');
+    assert.match(answer.body.details[0].issue, /no FX rate for CHE/);
+    assert.equal(await server.runtime.services.accounts.count(), before);
+    assert.equal((await server.admin.call('PUT', '/fx-rates/CHE', { unitsPerUsd: '0.89' })).status, 200);
+    const created = await server.admin.call('POST', '/accounts', {
+      name: 'x',
+      currency: 'CHE',
+      country: 'CH',
+      environment: 'sandbox',
+    });
+    assert.equal(created.status, 200);
+  });
+
   test('schema violations name the field', async () => {
     const answer = await server.admin.call('POST', '/accounts', {
       name: '',

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Database, Environment } from '../../db/schema.ts';
 import { AppError, type ErrorDetail } from '../../http/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { isCountry } from '../../lib/countries.ts';
 import { currencyName, isCurrency, minorUnitsOf } from '../../lib/currencies.ts';
 import { type Dec, dec } from '../../lib/money.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
@@ -26,6 +25,8 @@ export interface AccountsServiceDeps {
   credentials: CredentialsRepository;
   ledger: Ledger;
   clock: Clock;
+  /** The reference data an account must fit: a country both services list, a currency with an FX rate. */
+  reference: { hasCountry(iso: string): boolean; hasFxRate(code: string): Promise<boolean> };
 }
 
 export interface CreateAccountInput {
@@ -42,7 +43,7 @@ export interface CreateAccountInput {
 const ENVIRONMENTS: Environment[] = ['live', 'sandbox'];
 
 export function createAccountsService(deps: AccountsServiceDeps) {
-  const { db, accounts, credentials, ledger, clock } = deps;
+  const { db, accounts, credentials, ledger, clock, reference } = deps;
 
   /** A positive amount in the currency's minor units, or a 400 naming the field. */
   function amountIn(field: string, value: string | number, currency: string, allowNegative = false): Dec {
@@ -70,7 +71,13 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     const countryCode = input.countryCode.toUpperCase();
     if (!isCurrency(currencyCode))
       details.push({ field: 'currency', issue: `unknown ISO 4217 currency "${input.currencyCode}"` });
-    if (!isCountry(countryCode))
+    // Every price is converted into the account currency, so it needs a rate before the account exists.
+    else if (!(await reference.hasFxRate(currencyCode)))
+      details.push({
+        field: 'currency',
+        issue: `no FX rate for ${currencyCode}; add one with PUT /admin/fx-rates/${currencyCode} first`,
+      });
+    if (!reference.hasCountry(countryCode))
       details.push({ field: 'country', issue: `unknown ISO 3166 country "${input.countryCode}"` });
     const bad = unknownScopes(input.scopes ?? []);
     if (bad.length > 0) details.push({ field: 'scopes', issue: `unknown scopes: ${bad.join(', ')}` });
