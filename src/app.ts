@@ -2,9 +2,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.ts';
 import { installAuthHook } from './http/auth-hook.ts';
 import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
-import { ERROR_CODES } from './http/error-codes.ts';
+import { AppError, ERROR_CODES } from './http/error-codes.ts';
 import { errorDocsPage } from './http/error-docs.ts';
-import { installErrorHandling } from './http/error-handler.ts';
+import { installErrorHandling, sendError } from './http/error-handler.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
 import { createOpenApiRegistry, docsRoutes } from './http/openapi.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
@@ -54,6 +54,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return url;
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Errors Fastify raises before any hook runs (a malformed percent-encoding in the path, say)
+    // answer the same envelope as everything else.
+    frameworkErrors: (error, _request, reply) =>
+      sendError(
+        reply,
+        new AppError(
+          'INVALID_REQUEST',
+          error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid' : error.message,
+        ),
+        `${config.publicUrl}/docs/errors`,
+      ),
   }) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(validatorCompiler);
@@ -68,11 +79,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const openapi = createOpenApiRegistry(app);
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    JSON_CONTENT_TYPE,
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  );
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'string' }, (request, body, done) => {
+    // A NUL character (\u0000) cannot be stored in PostgreSQL text: a 400 here, not a 500 later.
+    if ((body as string).includes('\\u0000')) {
+      done(new AppError('INVALID_REQUEST', 'The body contains a NUL character (\\u0000)'), undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
 
   await app.register(
     async (auth) => {

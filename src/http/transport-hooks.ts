@@ -17,6 +17,13 @@ export function installTransportHooks(app: FastifyInstance) {
         [{ field: 'protocol', issue: 'plain HTTP is not served' }],
       );
     }
+    // PostgreSQL text cannot hold a NUL character: refuse it here, for every query and path, rather
+    // than let it reach a query as a 500. (JSON bodies: see the parser in app.ts.)
+    if (/%00/.test(request.url)) {
+      throw new AppError('INVALID_REQUEST', 'The request contains a NUL character', [
+        { field: 'url', issue: 'contains %00' },
+      ]);
+    }
     const base = request.base;
     if (
       base &&

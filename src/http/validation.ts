@@ -11,7 +11,23 @@ const common = { allErrors: true, useDefaults: true, removeAdditional: false, st
 const coercing = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }));
 const exact = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }));
 
+/**
+ * Whole numbers the database can hold: an integer without its own maximum gets
+ * Number.MAX_SAFE_INTEGER, so `?page=9999999999999999999999` or an id of 1e22 is a 400 here and not
+ * an overflow in PostgreSQL. Applied to a copy; the route's schema (and its OpenAPI) is unchanged.
+ */
+function boundIntegers(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(boundIntegers);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = boundIntegers(value);
+  if (out.type === 'integer' && out.maximum === undefined && out.exclusiveMaximum === undefined) {
+    out.maximum = Number.MAX_SAFE_INTEGER;
+  }
+  return out;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? exact : coercing;
-  return ajv.compile(schema);
+  return ajv.compile(boundIntegers(schema) as object);
 };
