@@ -1,7 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -11,6 +10,8 @@ import type { Database } from './schema.ts';
 export interface Db {
   kind: 'postgres' | 'pglite';
   kysely: Kysely<Database>;
+  /** The embedded instance when kind is 'pglite': migrations run their scripts with its exec. */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -29,10 +30,11 @@ export async function openDatabase(target: DbTarget): Promise<Db> {
 }
 
 export function fromPGlite(pglite: PGlite): Db {
-  const kysely = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const kysely = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {
     kind: 'pglite',
     kysely,
+    pglite,
     async close() {
       await kysely.destroy();
       if (!pglite.closed) await pglite.close();

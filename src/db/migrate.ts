@@ -62,7 +62,12 @@ export async function migrate(db: Db, migrations?: Migration[]): Promise<string[
           continue;
         }
         const record = `INSERT INTO schema_migrations (version, name, checksum) VALUES ('${m.version}', '${m.name}', '${m.checksum}')`;
-        await sql.raw(`BEGIN;\n${m.sql}\n;\n${record};\nCOMMIT;`).execute(session);
+        const script = `BEGIN;\n${m.sql}\n;\n${record};\nCOMMIT;`;
+        // A migration is several statements: node-postgres sends a query without parameters as one
+        // simple-protocol script; Kysely's PGlite dialect sends one statement per query, so PGlite
+        // runs the script with exec (its single session is the one holding the lock).
+        if (db.pglite) await db.pglite.exec(script);
+        else await sql.raw(script).execute(session);
         ran.push(`${m.version}_${m.name}`);
       }
       return ran;
