@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -158,5 +159,126 @@ test('a bad request exits non-zero with the error on stderr', async () => {
       'sandbox',
     ),
     (error: any) => error.code === 1 && /INVALID_REQUEST/.test(error.stderr) && /currency/.test(error.stderr),
+  );
+});
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const socket = createServer();
+  await new Promise<void>((resolve) => socket.listen(0, '127.0.0.1', resolve));
+  const { port } = socket.address() as AddressInfo;
+  await new Promise((resolve) => socket.close(resolve));
+  return port;
+}
+
+const failure = (args: string[]) =>
+  airgift(...args).then(
+    () => assert.fail(`airgift ${args.join(' ')} succeeded`),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
+
+test('limits, show, list, activate: text and --json; none removes a limit', async () => {
+  const { accountId } = JSON.parse(
+    (
+      await airgift(
+        'accounts',
+        'create',
+        '--name',
+        'd',
+        '--currency',
+        'USD',
+        '--country',
+        'US',
+        '--environment',
+        'sandbox',
+        '--daily-count-limit',
+        '5',
+        '--daily-amount-limit',
+        '50',
+        '--json',
+      )
+    ).stdout,
+  );
+  const id = String(accountId);
+  const limited = JSON.parse(
+    (
+      await airgift(
+        'accounts',
+        'limits',
+        id,
+        '--daily-count-limit',
+        'none',
+        '--daily-amount-limit',
+        '7.5',
+        '--json',
+      )
+    ).stdout,
+  );
+  assert.equal(limited.dailyCountLimit, null);
+  assert.equal(limited.dailyAmountLimit, 7.5);
+  const shown = (await airgift('accounts', 'show', id)).stdout;
+  assert.match(shown, new RegExp(`^accountId +${id}$`, 'm'));
+  assert.match(shown, /^dailyCountLimit +null$/m);
+  const list = JSON.parse((await airgift('accounts', 'list', '--size', '500', '--json')).stdout);
+  assert.ok(list.items.some((a: { accountId: number }) => a.accountId === accountId));
+  assert.equal((await airgift('accounts', 'deactivate', id)).stdout, `account ${id} is INACTIVE\n`);
+  assert.equal(JSON.parse((await airgift('accounts', 'activate', id, '--json')).stdout).status, 'ACTIVE');
+});
+
+test('an API error with --json prints its envelope on stdout too', async () => {
+  const error = await failure(['accounts', 'show', '999999', '--json']);
+  assert.equal(error.code, 1);
+  assert.equal(JSON.parse(error.stdout).errorCode, 'ACCOUNT_NOT_FOUND');
+  assert.match(error.stderr, /^airgift: 404 ACCOUNT_NOT_FOUND /);
+});
+
+test('help is generated for the program and for each command', async () => {
+  const root = (await airgift('--help')).stdout;
+  for (const command of ['accounts', 'credentials', 'ledger', 'catalog', 'products']) {
+    assert.match(root, new RegExp(`^  ${command} `, 'm'));
+  }
+  assert.match(root, /AIRGIFT_ADMIN_KEY/);
+  assert.equal((await airgift()).stdout, root);
+  const create = (await airgift('accounts', 'create', '--help')).stdout;
+  for (const option of [
+    '--name',
+    '--currency',
+    '--country',
+    '--environment',
+    '--fund',
+    '--scopes',
+    '--json',
+  ]) {
+    assert.ok(create.includes(`  ${option} `), `${option} in the help of accounts create`);
+  }
+  assert.match(create, /"sandbox", "live"/);
+  assert.match((await airgift('accounts', '--help')).stdout, /^ {2}fund \[options\] <id>/m);
+});
+
+test('exit codes: 2 for no such command, 1 for a bad option or argument or an unreachable server', async () => {
+  assert.equal((await failure(['accounts', 'frobnicate'])).code, 2);
+  assert.equal((await failure(['accounts'])).code, 2);
+  const unknown = await failure(['accounts', 'show', '1', '--environment', 'sandbox']);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /^airgift: unknown option '--environment'/);
+  const choice = await failure(['accounts', 'fund', '1', '--environment', 'staging', '--amount', '1']);
+  assert.equal(choice.code, 1);
+  assert.match(choice.stderr, /sandbox, live/);
+  assert.equal((await failure(['accounts', 'show', 'abc'])).code, 1);
+  assert.match(
+    (await failure(['accounts', 'adjust', '1', '--environment', 'live', '--amount', '-1'])).stderr,
+    /--reason/,
+  );
+  const port = await closedPort();
+  const down = await run(process.execPath, [BIN, 'ledger', 'audit'], {
+    env: { ...env, AIRGIFT_URL: `https://127.0.0.1:${port}` },
+  }).then(
+    () => assert.fail('reached a server on port 9'),
+    (error: { code: number; stderr: string }) => error,
+  );
+  assert.equal(down.code, 1);
+  assert.match(
+    down.stderr,
+    new RegExp(`^airgift: Cannot reach https://127\\.0\\.0\\.1:${port}/admin: .*ECONNREFUSED`),
   );
 });

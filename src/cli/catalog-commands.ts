@@ -1,0 +1,59 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import type { CatalogFile } from '../../sdk/src/index.ts';
+import { CliError } from './connect.ts';
+import { type JsonOption, leaf, type Run, wholeNumber } from './program.ts';
+
+/** A catalog file, or a seed directory (categories.json, brands.json, products.json) read as one. */
+function readCatalog(path: string): CatalogFile {
+  if (!existsSync(path)) throw new CliError(`${path} does not exist`);
+  const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+  if (!statSync(path).isDirectory()) return read(path);
+  return Object.fromEntries(
+    ['categories', 'brands', 'products'].map((k) => [k, read(join(path, `${k}.json`))]),
+  );
+}
+
+/** `catalog import|export` and `products activate|deactivate`: the gift card catalog. */
+export function addCatalogCommands(program: Command, run: Run): void {
+  const catalog = program.command('catalog').description('the gift card catalog, in the seed format');
+
+  leaf(catalog, 'import', 'add or update categories, brands and products by id')
+    .argument('<path>', "a catalog file, or a directory holding the seed's three files")
+    .action((path: string, o: JsonOption) =>
+      run(o.json, async (admin) => {
+        const counts = await admin.catalog.import(readCatalog(path));
+        return {
+          json: counts,
+          text: `imported ${counts.categories} categories, ${counts.brands} brands, ${counts.products} products`,
+        };
+      }),
+    );
+
+  leaf(catalog, 'export', 'the whole catalog (airgift catalog export > catalog.json)').action(
+    (o: JsonOption) =>
+      run(o.json, async (admin) => {
+        const file = await admin.catalog.export();
+        return { json: file, text: JSON.stringify(file, null, 2) };
+      }),
+  );
+
+  const products = program.command('products').description('gift card products');
+  for (const action of ['activate', 'deactivate'] as const) {
+    leaf(
+      products,
+      action,
+      action === 'activate'
+        ? 'listed and orderable again'
+        : 'hidden from lists; orders and its page answer 400',
+    )
+      .argument('<id>', 'product id', wholeNumber)
+      .action((id: number, o: JsonOption) =>
+        run(o.json, async (admin) => {
+          const p = await admin.products[action](id);
+          return { json: p, text: `product ${p.productId} is ${p.status}` };
+        }),
+      );
+  }
+}
