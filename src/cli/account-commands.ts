@@ -8,7 +8,7 @@ import {
   type Run,
   table,
   wholeNumber,
-} from './program.ts';
+} from './command-parts.ts';
 
 const SECRET_NOTE = '\n\nThe client secret is shown only now; keep it safe.';
 

@@ -2,8 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { CatalogFile } from '../../sdk/src/index.ts';
+import { type JsonOption, leaf, type Run, wholeNumber } from './command-parts.ts';
 import { CliError } from './connect.ts';
-import { type JsonOption, leaf, type Run, wholeNumber } from './program.ts';
 
 /** A catalog file, or a seed directory (categories.json, brands.json, products.json) read as one. */
 function readCatalog(path: string): CatalogFile {

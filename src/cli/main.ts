@@ -1,7 +1,8 @@
 import { CommanderError } from 'commander';
 import { AirgiftError } from '../../sdk/src/index.ts';
+import type { Run } from './command-parts.ts';
 import { CliError, connectFromEnv } from './connect.ts';
-import { buildProgram, type Run } from './program.ts';
+import { buildProgram } from './program.ts';
 
 /**
  * `airgift`: the operator's command line, a thin client of the admin API through the SDK's `Admin`.

@@ -24,6 +24,17 @@ after(() => server.close());
 
 const airgift = (...args: string[]) => run(process.execPath, [BIN, ...args], { env });
 
+/** `accounts create --json` of a USD sandbox account, with any further options. */
+const createUsdSandboxAccount = async (name: string, ...options: string[]) =>
+  JSON.parse(
+    (
+      await airgift(
+        ...['accounts', 'create', '--name', name, '--currency', 'USD', '--country', 'US'],
+        ...['--environment', 'sandbox', ...options, '--json'],
+      )
+    ).stdout,
+  ) as { accountId: number };
+
 test('accounts create --json prints exactly accountId, environment, clientId, clientSecret, balance', async () => {
   const { stdout } = await airgift(
     'accounts',
@@ -104,23 +115,7 @@ test('fund, adjust (negative), ledger and audit from the command line', async ()
 });
 
 test('deactivate, credentials create and revoke', async () => {
-  const { accountId } = JSON.parse(
-    (
-      await airgift(
-        'accounts',
-        'create',
-        '--name',
-        'c',
-        '--currency',
-        'USD',
-        '--country',
-        'US',
-        '--environment',
-        'sandbox',
-        '--json',
-      )
-    ).stdout,
-  );
+  const { accountId } = await createUsdSandboxAccount('c');
   const deactivated = JSON.parse(
     (await airgift('accounts', 'deactivate', String(accountId), '--json')).stdout,
   );
@@ -178,26 +173,12 @@ const failure = (args: string[]) =>
   );
 
 test('limits, show, list, activate: text and --json; none removes a limit', async () => {
-  const { accountId } = JSON.parse(
-    (
-      await airgift(
-        'accounts',
-        'create',
-        '--name',
-        'd',
-        '--currency',
-        'USD',
-        '--country',
-        'US',
-        '--environment',
-        'sandbox',
-        '--daily-count-limit',
-        '5',
-        '--daily-amount-limit',
-        '50',
-        '--json',
-      )
-    ).stdout,
+  const { accountId } = await createUsdSandboxAccount(
+    'd',
+    '--daily-count-limit',
+    '5',
+    '--daily-amount-limit',
+    '50',
   );
   const id = String(accountId);
   const limited = JSON.parse(
