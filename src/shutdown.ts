@@ -3,7 +3,8 @@ import { Worker } from 'node:worker_threads';
 /**
  * How the server stops, always. The first SIGTERM or SIGINT drains: `drain(graceMs)` stops accepting
  * connections and lets requests in flight finish for at most `graceMs`; then each step (stop the
- * workers, close the database) gets at most `STEP_TIMEOUT_MS`; then the process exits 0. A second
+ * workers, close the database) gets at most `STEP_TIMEOUT_MS`; then the process exits, 0 when every
+ * step ended in time, else 1. A second
  * signal exits at once. Two deadlines make sure it ends whatever hangs: a timer on the main thread
  * (`graceMs + HARD_DEADLINE_EXTRA_MS`, deliberately not unref'd) exits 1, and a watchdog thread, which
  * a blocked main thread cannot hold up, sends SIGKILL a little later as the last resort.
@@ -56,16 +57,19 @@ export function installShutdown(o: ShutdownOptions) {
     }, deadlineMs);
     startWatchdog(deadlineMs + WATCHDOG_EXTRA_MS);
 
-    await bounded(o.drain(o.graceMs), o.graceMs + STEP_TIMEOUT_MS).catch((error) =>
-      o.log.warn({ err: error }, 'draining requests failed'),
-    );
+    let clean = true;
+    await bounded(o.drain(o.graceMs), o.graceMs + STEP_TIMEOUT_MS).catch((error) => {
+      clean = false;
+      o.log.warn({ err: error }, 'draining requests failed');
+    });
     for (const step of o.steps) {
-      await bounded(step.run(), STEP_TIMEOUT_MS).catch((error) =>
-        o.log.warn({ err: error, step: step.name }, 'shutdown step failed'),
-      );
+      await bounded(step.run(), STEP_TIMEOUT_MS).catch((error) => {
+        clean = false;
+        o.log.warn({ err: error, step: step.name }, 'shutdown step failed');
+      });
     }
-    o.log.info({ ms: Date.now() - started }, 'stopped');
-    exit(0);
+    o.log.info({ ms: Date.now() - started, clean }, 'stopped');
+    exit(clean ? 0 : 1);
   }
 
   process.on('SIGTERM', onSignal);

@@ -124,8 +124,9 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     },
     adminGet: (path) => http.get(`/admin${path}`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }),
     async cleanup() {
-      await http.close().catch(() => undefined);
       await cleanup();
+      // After the process is gone, so that no request of a failed test can hold the close up.
+      await Promise.race([http.close().catch(() => undefined), sleep(2000)]);
     },
   };
 }
