@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { request } from 'undici';
 import type { Answer } from '../harness/server.ts';
 import { postgresForTests } from '../harness/server.ts';
 import {
@@ -57,6 +58,13 @@ test('an outage during 60 orders and 60 top-ups: 503s with Retry-After, each rec
   const topup = (body: unknown) =>
     http.post('/topups-sandbox/topups', body, { token: topupToken, headers: TOPUPS });
   assert.equal((await http.get('/ready')).status, 200);
+  // The probes also answer plain HTTP (a kubelet probing a TLS=off pod); nothing else does.
+  const plain = async (path: string) =>
+    (await request(server.url.replace('https:', 'http:') + path)).statusCode;
+  assert.deepEqual(
+    [await plain('/health'), await plain('/ready'), await plain('/giftcards-sandbox/products')],
+    [200, 200, 400],
+  );
 
   // Deferred outcomes that fall due while the database is away.
   const deferredTopup = await topup({
