@@ -45,6 +45,8 @@ const PG_MESSAGES = [
   /^Connection terminated/,
   /is not queryable$/,
   /^timeout exceeded when trying to connect$/,
+  // PGlite runs in the process and has no outage; its one equivalent is being closed (at shutdown).
+  /^PGlite is closed$/,
 ];
 
 /** True when `error` (or its cause) says the database could not be reached or went away. */

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { DatabaseConnectError, type Db, openDatabase } from '../../src/db/database.ts';
+import { DatabaseConnectError, type Db, fromPGlite, openDatabase } from '../../src/db/database.ts';
 import { isInfrastructureError } from '../../src/errors/infrastructure-errors.ts';
 import { postgresForTests } from '../harness/server.ts';
-import { createPostgresDatabase } from '../harness/templates.ts';
+import { createPostgresDatabase, loadPgliteTemplate } from '../harness/templates.ts';
 import { adminQuery, cutDatabase, restoreDatabase } from './server-process.ts';
 
 // The classification of `errors/infrastructure-errors.ts`, fed with the errors a real PostgreSQL and
@@ -109,4 +109,11 @@ test("the application's own failures are not infrastructure errors", { skip }, a
   // A cause chain is followed: a wrapped ECONNRESET is still the infrastructure's.
   const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
   assert.ok(isInfrastructureError(new Error('query failed', { cause: reset })));
+});
+
+test('a closed PGlite (the embedded database at shutdown) is an infrastructure error', async () => {
+  const embedded = fromPGlite(await loadPgliteTemplate());
+  await embedded.close();
+  const error = await failureOf(sql`SELECT 1`.execute(embedded.kysely));
+  assert.ok(isInfrastructureError(error), String(error));
 });
