@@ -147,6 +147,33 @@ test('SIGTERM under load while the stdout reader goes away: exits 0 within 10 s'
   );
 });
 
+test('a stdout reader that stops reading: requests still answered, SIGTERM exits within 10 s', {
+  skip,
+  timeout: 60_000,
+}, async (t) => {
+  const server = await start({ LOG_LEVEL: 'info' });
+  const token = await server.token(AUDIENCES.giftcardsSandbox);
+  server.child.stdout?.pause(); // the pipe fills up (64 KiB) and stays full
+  // Two log lines per request: far more than the pipe holds. Logging must never hold a request.
+  const started = performance.now();
+  for (let round = 0; round < 20; round++) {
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        server.http.get('/giftcards-sandbox/accounts/balance', { token, headers: GIFTCARDS }),
+      ),
+    );
+    assert.ok(answers.every((a) => a.status === 200));
+  }
+  const loadMs = performance.now() - started;
+  const signalledAt = performance.now();
+  server.child.kill('SIGTERM');
+  const exit = await exitWithin(server, 10_000);
+  assert.equal(exit.code, 0);
+  t.diagnostic(
+    `500 requests in ${Math.round(loadMs)} ms with stdout unread; exited ${Math.round(exit.at - signalledAt)} ms after SIGTERM`,
+  );
+});
+
 test('SIGTERM drains: a request in flight is answered, then the process exits 0', {
   skip,
   timeout: 60_000,
