@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
+import { describeInfrastructureError } from './errors/infrastructure-errors.ts';
 import { installAuthHook } from './http/auth-hook.ts';
 import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
 import { AppError, ERROR_CODES } from './http/error-codes.ts';
@@ -7,6 +8,7 @@ import { errorDocsPage } from './http/error-docs.ts';
 import { installErrorHandling, sendError } from './http/error-handler.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
 import { createOpenApiRegistry, docsRoutes } from './http/openapi.ts';
+import { probeRoutes } from './http/probes.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { newRequestId } from './lib/ids.ts';
@@ -15,6 +17,7 @@ import { tokenRoutes } from './modules/auth/index.ts';
 import { catalogAdminRoutes, GIFTCARDS_DEFAULT_SCOPE, giftcardRoutes } from './modules/giftcards/index.ts';
 import { fxAdminRoutes } from './modules/reference/index.ts';
 import { TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
+import type { Readiness } from './readiness.ts';
 import type { Services } from './services.ts';
 
 /**
@@ -29,6 +32,8 @@ export interface AppDeps {
   services: Services;
   adminKey: string;
   logger?: FastifyServerOptions['logger'];
+  /** `/ready` and the outage monitor (runtime.readiness); without it `/ready` answers 503. */
+  readiness?: Readiness;
   /** Options for the HTTPS server Fastify creates (key, cert); absent when the caller brings its own. */
   https?: { key: string | Buffer; cert: string | Buffer } | null;
 }
@@ -74,7 +79,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
     request.base = (request.raw as { airgiftBase?: typeof request.base }).airgiftBase ?? null;
   });
-  installErrorHandling(app, docsUrl);
+  installErrorHandling(app, docsUrl, (error) =>
+    deps.readiness?.outage.failed(describeInfrastructureError(error)),
+  );
   installTransportHooks(app);
   const openapi = createOpenApiRegistry(app);
 
@@ -131,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       shared.get('/docs/errors', async (_request, reply) =>
         reply.type('text/html; charset=utf-8').send(errorDocsPage(ERROR_CODES)),
       );
-      shared.get('/health', async () => ({ status: 'ok' }));
+      probeRoutes(shared, deps.readiness);
     },
     { prefix: SHARED_MOUNT },
   );

@@ -207,6 +207,12 @@ export const SETTINGS = {
     'How often the top-up worker looks for PROCESSING top-ups whose check is due, milliseconds.',
     '1000',
   ),
+  shutdownGraceSeconds: setting(
+    'SHUTDOWN_GRACE_SECONDS',
+    integer(0, 3600),
+    'On SIGTERM/SIGINT, how long requests in flight may take to finish before the server closes them and exits.',
+    '10',
+  ),
   logLevel: setting(
     'LOG_LEVEL',
     oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),

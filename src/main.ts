@@ -2,10 +2,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { describeInfrastructureError, isInfrastructureError } from './errors/infrastructure-errors.ts';
 import { listenHttpsOnly } from './http/listener.ts';
 import { loadTls } from './http/tls.ts';
 import { systemClock } from './lib/clock.ts';
+import { createLogDestination } from './lib/log-destination.ts';
 import { openRuntime } from './runtime.ts';
+import { installShutdown } from './shutdown.ts';
 
 /**
  * The composition root: read the configuration, open the database, build the services and the app,
@@ -13,6 +16,13 @@ import { openRuntime } from './runtime.ts';
  * prints how to use it (decisions §8).
  */
 async function main() {
+  // A stdout or stderr whose reader has gone must not end (or hold) the process: writes to them
+  // fail with EPIPE, which without a listener would be thrown. (Touching process.stdout also makes
+  // a pipe on fd 1 non-blocking, so the log destination's writes can never block the process.)
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
+  const logs = createLogDestination(1);
+  process.once('exit', () => logs.flushSync(200));
   const config = loadConfig();
   await mkdir(config.dataDir, { recursive: true });
   const runtime = await openRuntime(config, systemClock);
@@ -31,9 +41,10 @@ async function main() {
     services: runtime.services,
     adminKey: runtime.adminKey,
     https: tls && { key: tls.key, cert: tls.cert },
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, stream: logs },
+    readiness: runtime.readiness,
   });
-  let close: () => Promise<void>;
+  let close: (graceMs: number) => Promise<void>;
   let port: number;
   if (tls) {
     const listening = await listenHttpsOnly(app, config.port, config.host);
@@ -41,6 +52,8 @@ async function main() {
     port = listening.port;
   } else {
     await app.listen({ port: config.port, host: config.host });
+    // Fastify answers new requests 503 while closing and waits for those in flight; the shutdown's
+    // deadline bounds the wait.
     close = () => app.close();
     port = config.port;
   }
@@ -71,27 +84,38 @@ async function main() {
     bases: runtime.bases.all,
   });
 
-  runtime.services.giftcards.poller.start((error, transactionId) =>
-    app.log.error({ err: error, transactionId }, 'gift card fulfilment step failed'),
-  );
-
-  runtime.services.topups.worker.start(config.topupWorkerIntervalMs, (error) =>
-    app.log.error({ err: error }, 'top-up worker run failed'),
-  );
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    await runtime.services.giftcards.poller.stop();
-    await runtime.services.topups.worker.stop();
-    await close();
-    await runtime.db.close();
-    process.exit(0);
+  // A database outage is logged twice (start, end) by the outage monitor, not once per failed run.
+  const workerError = (what: string) => (error: unknown, transactionId?: number | null) => {
+    if (isInfrastructureError(error)) runtime.readiness.outage.failed(describeInfrastructureError(error));
+    else app.log.error({ err: error, ...(transactionId ? { transactionId } : {}) }, what);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  runtime.readiness.outage.onChange((event) =>
+    event.kind === 'started'
+      ? app.log.warn({ reason: event.reason }, 'database unavailable: answering 503 until it is back')
+      : app.log.warn({ downForMs: event.downForMs }, 'database available again'),
+  );
+  runtime.services.giftcards.poller.start(workerError('gift card fulfilment step failed'));
+  runtime.services.topups.worker.start(config.topupWorkerIntervalMs, workerError('top-up worker run failed'));
+
+  installShutdown({
+    graceMs: config.shutdownGraceSeconds * 1000,
+    log: app.log,
+    drain: (graceMs) => {
+      runtime.readiness.setStopping();
+      return close(graceMs);
+    },
+    steps: [
+      { name: 'gift card fulfilment poller', run: () => runtime.services.giftcards.poller.stop() },
+      { name: 'top-up worker', run: () => runtime.services.topups.worker.stop() },
+      {
+        name: 'database',
+        run: async () => {
+          runtime.readiness.outage.stop();
+          await runtime.db.close();
+        },
+      },
+    ],
+  });
 }
 
 function printBanner(o: {

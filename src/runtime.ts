@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
+import { loadMigrations, migrate } from './db/migrate.ts';
 import { type BaseRouter, basesFromConfig, createBaseRouter } from './http/bases.ts';
 import type { Clock } from './lib/clock.ts';
 import { readOrCreateSecret } from './lib/secret-files.ts';
+import { createReadiness, type Readiness } from './readiness.ts';
 import { createServices, type Services } from './services.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface Runtime {
   services: Services;
   adminKey: string;
   adminKeyPath: string | null;
+  /** `/ready`, and the outage monitor that logs a database outage once. */
+  readiness: Readiness;
 }
 
 export async function openRuntime(config: Config, clock: Clock, db?: Db): Promise<Runtime> {
@@ -28,7 +31,8 @@ export async function openRuntime(config: Config, clock: Clock, db?: Db): Promis
         ? { url: config.databaseUrl, poolSize: config.databasePoolSize }
         : { pgliteDataDir: join(config.dataDir, 'pgdata') },
     ));
-  await migrate(database);
+  const migrations = await loadMigrations();
+  await migrate(database, migrations);
   const adminKeyPath = config.adminKey ? null : join(config.dataDir, 'admin.key');
   const adminKey = config.adminKey ?? (await readOrCreateSecret(adminKeyPath as string));
   const signingKey =
@@ -43,5 +47,13 @@ export async function openRuntime(config: Config, clock: Clock, db?: Db): Promis
   });
   await services.fx.seed();
   await services.giftcards.catalog.seed();
-  return { config, db: database, bases, services, adminKey, adminKeyPath };
+  const readiness = createReadiness({
+    db: database,
+    migrations: migrations.map((m) => m.version),
+    workers: {
+      'gift card fulfilment poller': services.giftcards.poller,
+      'top-up worker': services.topups.worker,
+    },
+  });
+  return { config, db: database, bases, services, adminKey, adminKeyPath, readiness };
 }

@@ -42,10 +42,36 @@ export function fromPGlite(pglite: PGlite): Db {
   };
 }
 
+/**
+ * Any failure to get a connection from the pool: refused, terminated during the handshake, refused by
+ * the server (too many clients, starting up, a database not accepting connections) or the pool's own
+ * wait timing out. `errors/infrastructure-errors.ts` answers it with 503; the cause is kept.
+ */
+export class DatabaseConnectError extends Error {
+  readonly code: string | undefined;
+  constructor(cause: unknown) {
+    const inner = cause as { code?: unknown; message?: unknown; errors?: { message?: string }[] };
+    const message =
+      (typeof inner?.message === 'string' && inner.message) ||
+      (Array.isArray(inner?.errors) && inner.errors.map((e) => e?.message).join('; ')) ||
+      String(cause);
+    super(`cannot connect to the database: ${message}`, { cause });
+    this.code = typeof inner?.code === 'string' ? inner.code : undefined;
+  }
+}
+
+/**
+ * How long a request waits for a connection (a new one, or a free one of the pool) before it is
+ * answered 503: without a bound, a database that drops packets would hold every request forever.
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
+
 function openPostgres(url: string, poolSize: number): Db {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
     // Ids are bigint in the database and plain integers on the wire; they stay far below 2^53.
     types: {
       getTypeParser: ((oid: number, format?: string) =>
@@ -57,7 +83,27 @@ function openPostgres(url: string, poolSize: number): Db {
   // An idle client whose connection dies (server restart, pg_terminate_backend) is dropped by the
   // pool and replaced on the next checkout; without a listener its error would end the process.
   pool.on('error', () => undefined);
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // The pool listens only to idle clients. A checked-out client whose connection dies emits 'error'
+  // too (besides failing its query), which would end the process: each client gets a listener of
+  // its own, and the pool drops the broken client when it is released.
+  const guarded = new WeakSet<pg.PoolClient>();
+  const connections = {
+    async connect() {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw new DatabaseConnectError(error);
+      }
+      if (!guarded.has(client)) {
+        guarded.add(client);
+        client.on('error', () => undefined);
+      }
+      return client;
+    },
+    end: () => pool.end(),
+  };
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: connections }) });
   return {
     kind: 'postgres',
     kysely,

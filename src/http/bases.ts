@@ -32,6 +32,8 @@ export const MOUNTS: Record<BaseKind, string> = {
 /** Paths served on any host outside the bases (the docs of the error codes). */
 export const SHARED_MOUNT = '/_shared';
 const UNMATCHED_MOUNT = '/_unmatched';
+/** The paths of the shared mount: the error docs and the two probes. */
+const SHARED_PATHS = ['/docs/errors', '/health', '/ready'];
 
 export function basesFromConfig(config: Config): Base[] {
   const make = (kind: BaseKind, environment: Environment | null, url: string): Base => {
@@ -89,7 +91,7 @@ export function createBaseRouter(bases: Base[]): BaseRouter {
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
       const query = q === -1 ? '' : url.slice(q);
-      if (path === '/docs/errors' || path === '/health') return { base: null, url: `${SHARED_MOUNT}${url}` };
+      if (SHARED_PATHS.includes(path)) return { base: null, url: `${SHARED_MOUNT}${url}` };
       const base = match(hostHeader, path);
       if (!base) return { base: null, url: `${UNMATCHED_MOUNT}${url}` };
       const rest = path.slice(base.prefix.length) || '/';

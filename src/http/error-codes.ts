@@ -154,12 +154,12 @@ export const ERROR_CODES = {
   SERVICE_UNAVAILABLE: {
     status: 503,
     message: 'The service is temporarily unavailable.',
-    fix: 'Retry later.',
+    fix: 'Wait the seconds in `Retry-After` (with some jitter), then retry.',
   },
   TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT: {
     status: 503,
     message: 'The transaction cannot be processed at the moment.',
-    fix: 'Retry later with the same customIdentifier.',
+    fix: 'Wait the seconds in `Retry-After`, then retry with the same customIdentifier; if the retry answers CUSTOM_IDENTIFIER_ALREADY_USED, the first attempt was recorded: read it from the reports.',
   },
 } as const satisfies Record<string, ErrorCodeInfo>;
 

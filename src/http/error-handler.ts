@@ -1,11 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { unavailableError } from '../errors/infrastructure-errors.ts';
 import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from './error-codes.ts';
 
 /**
  * The one place where failures become responses. Domain errors (AppError) carry their code; Fastify's
  * own errors (validation, bad JSON, body too large, wrong content type) are mapped to the catalogue;
- * anything else is a 500 that leaks nothing and is logged with the request id.
+ * the database being away is a 503 (`errors/infrastructure-errors.ts`), reported to `onUnavailable`
+ * instead of logged per request; anything else is a 500 that leaks nothing and is logged with the
+ * request id.
  *
  * Envelope (decisions §3): `{timeStamp, message, infoLink, path, errorCode, details}`.
  */
@@ -90,7 +93,11 @@ function fieldOf(instancePath: string, params: Record<string, unknown>, context?
  * Installs the error handler, the 404 handler and the 405 detection. Every route is also entered
  * into a shadow router so that an unknown method on a known path answers 405 with `Allow`.
  */
-export function installErrorHandling(app: FastifyInstance, docsUrl: string) {
+export function installErrorHandling(
+  app: FastifyInstance,
+  docsUrl: string,
+  onUnavailable: (error: unknown) => void = () => {},
+) {
   const shadow = FindMyWay();
   const methodsByRoute = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
@@ -107,6 +114,16 @@ export function installErrorHandling(app: FastifyInstance, docsUrl: string) {
   app.setErrorHandler((error: FastifyError | AppError | OAuthError, request, reply) => {
     if (error instanceof OAuthError) {
       return reply.code(error.status).send({ error: error.error, error_description: error.message });
+    }
+    const unavailable = unavailableError(error, request);
+    if (unavailable) {
+      onUnavailable(error);
+      if (request.base?.kind !== 'auth') return sendError(reply, unavailable, docsUrl);
+      // The token endpoint answers in OAuth's form: RFC 6749's temporarily_unavailable.
+      return reply
+        .code(503)
+        .headers(unavailable.headers)
+        .send({ error: 'temporarily_unavailable', error_description: unavailable.message });
     }
     const appError = error instanceof AppError ? error : fromFastifyError(error);
     if (appError && request.base?.kind === 'auth' && [400, 413, 415].includes(appError.status)) {

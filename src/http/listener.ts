@@ -15,7 +15,11 @@ const FIRST_BYTE_TIMEOUT_MS = 10_000;
 
 export interface Listening {
   port: number;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, lets the requests in flight finish for at most `graceMs` (their
+   * answers say `Connection: close`), then closes every connection left and the app.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function listenHttpsOnly(app: FastifyInstance, port: number, host: string): Promise<Listening> {
@@ -24,6 +28,18 @@ export async function listenHttpsOnly(app: FastifyInstance, port: number, host: 
   const plainServer = http.createServer((req, res) => tlsServer.emit('request', req, res));
   plainServer.keepAliveTimeout = 1000;
   const sockets = new Set<net.Socket>();
+  // Requests in flight (plain ones are re-emitted on the TLS server, so this sees them all).
+  const inFlight = new Set<http.ServerResponse>();
+  let closing = false;
+  let drained: (() => void) | null = null;
+  tlsServer.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    inFlight.add(res);
+    if (closing) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (inFlight.size === 0) drained?.();
+    });
+  });
 
   const front = net.createServer({ pauseOnConnect: true }, (socket) => {
     sockets.add(socket);
@@ -47,11 +63,22 @@ export async function listenHttpsOnly(app: FastifyInstance, port: number, host: 
   const address = front.address() as net.AddressInfo;
   return {
     port: address.port,
-    async close() {
-      await new Promise<void>((resolve) => {
-        front.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
+    async close(graceMs = 0) {
+      closing = true;
+      const allClosed = new Promise<void>((resolve) => front.close(() => resolve()));
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      tlsServer.closeIdleConnections();
+      plainServer.closeIdleConnections();
+      if (inFlight.size > 0 && graceMs > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          timer = setTimeout(resolve, graceMs);
+        });
+        clearTimeout(timer);
+      }
+      for (const s of sockets) s.destroy();
+      await allClosed;
       await app.close();
     },
   };

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { SHARED_MOUNT } from './bases.ts';
 import { AppError } from './error-codes.ts';
 import { checkAccept } from './media-types.ts';
+import { PROBE_PATHS } from './probes.ts';
+
+/** The probes carry no data and answer plain HTTP too, for a kubelet probing a TLS=off pod. */
+const PROBE_ROUTES = new Set(PROBE_PATHS.map((p) => `${SHARED_MOUNT}${p}`));
 
 /**
  * Checks every request goes through before routing: HTTPS only (decisions §1), and the Accept header
@@ -9,7 +14,7 @@ import { checkAccept } from './media-types.ts';
  */
 export function installTransportHooks(app: FastifyInstance) {
   app.addHook('onRequest', async (request) => {
-    if (request.protocol !== 'https') {
+    if (request.protocol !== 'https' && !PROBE_ROUTES.has(request.routeOptions.url ?? '')) {
       const path = request.originalUrl ?? request.url;
       throw new AppError(
         'INVALID_REQUEST',

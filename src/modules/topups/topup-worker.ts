@@ -74,7 +74,10 @@ export function createTopupWorker(deps: {
     await running;
   }
 
-  return { runDue, start, stop };
+  /** Started and not stopped: what readiness (`/ready`) asks. */
+  const isRunning = () => timer !== null;
+
+  return { runDue, start, stop, isRunning };
 }
 
 export type TopupWorker = ReturnType<typeof createTopupWorker>;

@@ -32,6 +32,10 @@ export function fulfilmentPoller(
       timer ??= setInterval(tick, intervalMs);
       timer.unref();
     },
+    /** Started and not stopped: what readiness (`/ready`) asks. */
+    isRunning() {
+      return timer !== null;
+    },
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;

@@ -1,0 +1,177 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadTls } from '../../src/http/tls.ts';
+import { ADMIN_KEY, AUDIENCES, createHttpClient, type HttpClient } from '../harness/server.ts';
+import { ADMIN_PG_URL, CACHE_DIR, createPostgresDatabase } from '../harness/templates.ts';
+
+/**
+ * The real server as an operator runs it: `src/main.ts` in a process of its own, on a fresh
+ * PostgreSQL database copied from the migrated template, its own DATA_DIR, a free port. The fault
+ * suites break things around it (its database, its stdout, signals) and watch what it does.
+ * Only this process is ever signalled or killed, by its pid.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+const SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  http: HttpClient;
+  /** The database's name, for the outage helpers. */
+  database: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** When and how the process ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+  credentials: { clientId: string; clientSecret: string; accountId: number };
+  token(audience: string): Promise<string>;
+  adminGet(path: string): Promise<{ status: number; body: any }>;
+  /** Kills the process if it still runs (SIGKILL, by pid), drops the database, removes DATA_DIR. */
+  cleanup(): Promise<void>;
+}
+
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  // The suite's one development certificate, shared with the in-process harness (no RSA per start).
+  await loadTls({ dataDir: CACHE_DIR, hosts: ['localhost'] });
+  const tlsDir = join(CACHE_DIR, 'tls');
+  const database = await createPostgresDatabase();
+  const name = new URL(database.url).pathname.slice(1);
+  const dataDir = await mkdtemp(join(tmpdir(), 'airgift-faults-'));
+  const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...inherited,
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://localhost',
+      TLS_CERT_FILE: join(tlsDir, 'server.crt'),
+      TLS_KEY_FILE: join(tlsDir, 'server.key'),
+      ADMIN_KEY,
+      TOKEN_SIGNING_KEY: SIGNING_KEY,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  child.stdout?.on('error', () => undefined);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, at: performance.now() })),
+  );
+
+  const cleanup = async () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  let port: number;
+  try {
+    port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
+      const check = () => {
+        const m = /listening on port (\d+)[\s\S]*Get a token/.exec(output);
+        if (m) {
+          clearTimeout(timer);
+          resolve(Number(m[1]));
+        }
+      };
+      child.stdout?.on('data', check);
+      void exited.then(({ code }) => {
+        clearTimeout(timer);
+        reject(new Error(`the server exited with ${code}:\n${output}`));
+      });
+    });
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+
+  const url = `https://127.0.0.1:${port}`;
+  const http = createHttpClient(url, await readFile(join(tlsDir, 'ca.crt'), 'utf8'));
+  const credentials = JSON.parse(await readFile(join(dataDir, 'sandbox-credentials.json'), 'utf8'));
+  return {
+    url,
+    child,
+    http,
+    database: name,
+    output: () => output,
+    exited,
+    credentials,
+    async token(audience) {
+      const a = await http.post('/auth/oauth/token', {
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+        grant_type: 'client_credentials',
+        audience,
+      });
+      if (a.status !== 200) throw new Error(`token: ${a.status} ${a.text}`);
+      return a.body.access_token;
+    },
+    adminGet: (path) => http.get(`/admin${path}`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }),
+    async cleanup() {
+      await cleanup();
+      // After the process is gone, so that no request of a failed test can hold the close up.
+      await Promise.race([http.close().catch(() => undefined), sleep(2000)]);
+    },
+  };
+}
+
+export { AUDIENCES };
+
+/** Runs `statement` on the PostgreSQL server's maintenance database. */
+export async function adminQuery(statement: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: ADMIN_PG_URL });
+  await client.connect();
+  try {
+    return await client.query(statement, values);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database outage for one database only (the shared server keeps running): new connections are
+ * refused ("database is not currently accepting connections") and every open one is terminated.
+ */
+export async function cutDatabase(name: string) {
+  await adminQuery(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+  await adminQuery('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+}
+
+export async function restoreDatabase(name: string) {
+  await adminQuery(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
+}
+
+/** A client of the test database itself, for reading what was recorded. */
+export async function queryDatabase<T extends pg.QueryResultRow>(
+  name: string,
+  statement: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  const u = new URL(ADMIN_PG_URL);
+  u.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: u.toString() });
+  await client.connect();
+  try {
+    return (await client.query<T>(statement, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
