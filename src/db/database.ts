@@ -102,6 +102,9 @@ function openPostgres(url: string, poolSize: number): Db {
       return client;
     },
     end: () => pool.end(),
+    // Kysely 0.29 reads these to open a control connection when a query is cancelled.
+    Client: pg.Client,
+    options: pool.options,
   };
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: connections }) });
   return {
