@@ -45,8 +45,10 @@ const PG_MESSAGES = [
   /^Connection terminated/,
   /is not queryable$/,
   /^timeout exceeded when trying to connect$/,
-  // PGlite runs in the process and has no outage; its one equivalent is being closed (at shutdown).
-  /^PGlite is closed$/,
+  // PGlite runs in the process and has no outage; its one equivalent is being closed (at shutdown):
+  // PGlite's own words, and those of Kysely's PGlite driver once the instance is gone.
+  /^PGlite is clos(ed|ing)$/,
+  /^PGlite instance is already closed\.$/,
 ];
 
 /** True when `error` (or its cause) says the database could not be reached or went away. */
