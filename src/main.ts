@@ -71,12 +71,8 @@ async function main() {
     bases: runtime.bases.all,
   });
 
-  runtime.services.giftcards.poller.start((error, transactionId) =>
-    app.log.error({ err: error, transactionId }, 'gift card fulfilment step failed'),
-  );
-
-  runtime.services.topups.worker.start(config.topupWorkerIntervalMs, (error) =>
-    app.log.error({ err: error }, 'top-up worker run failed'),
+  runtime.services.worker.start((error, job) =>
+    app.log.error({ err: error, job: job.name, id: job.id }, 'background job failed'),
   );
 
   let stopping = false;
@@ -84,8 +80,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    await runtime.services.giftcards.poller.stop();
-    await runtime.services.topups.worker.stop();
+    await runtime.services.worker.stop();
     await close();
     await runtime.db.close();
     process.exit(0);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './error-codes.ts';
+import { AppError } from '../errors/error-codes.ts';
 import { checkAccept } from './media-types.ts';
 
 /**

@@ -19,7 +19,7 @@ describe('sandbox fulfilment', () => {
   let client: Awaited<ReturnType<typeof giftcardClient>>;
   // A failed step fails the test instead of waiting for the next run.
   const runDue = () =>
-    server.runtime.services.giftcards.orders.runDue((error) => {
+    server.runtime.services.worker.runDue((error) => {
       throw error;
     });
   const balance = async () => (await client.get('/accounts/balance')).body.balance;
@@ -157,7 +157,7 @@ describe('sandbox fulfilment', () => {
     const placed = await client.post('/orders', order(21));
     assert.equal(placed.body.status, 'PROCESSING');
     server.clock.advance(5_000);
-    const { poller } = server.runtime.services.giftcards;
+    const poller = server.runtime.services.worker;
     poller.start();
     try {
       const deadline = Date.now() + 5_000;

@@ -1,11 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
-import { AppError } from '../../http/error-codes.ts';
+import { Type } from 'typebox';
 import { pagingQuery, toLimitOffset } from '../../http/paging.ts';
 import { principalOf } from '../../http/request-context.ts';
-import { dec, roundToMinor } from '../../lib/money.ts';
-import type { Services } from '../../services.ts';
-import type { GiftcardServices } from './giftcard-services.ts';
+import type { TypedApp } from '../../http/schemas.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import type { CatalogService } from './catalog/catalog-service.ts';
 import * as S from './schemas.ts';
 
 /**
@@ -31,33 +29,27 @@ const FxQuery = Type.Object({
   amount: Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,6})?$' }),
 });
 
-export function catalogRoutes(app: FastifyInstance, services: Services, giftcards: GiftcardServices) {
-  const { catalog } = giftcards;
+const PagingQuery = Type.Object(pagingQuery(200));
+
+export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; accounts: AccountsService }) {
+  const { catalog, accounts } = deps;
+  /** The caller's environment and account currency, what prices are shown in. */
   const who = async (request: Parameters<typeof principalOf>[0]) => {
     const principal = principalOf(request);
-    const account = await services.accounts.require(principal.accountId);
+    const account = await accounts.require(principal.accountId);
     return { env: principal.environment, currency: account.currencyCode };
-  };
-  const country = (code: string) => {
-    const found = services.countries.find(code);
-    if (!found) throw new AppError('RESOURCE_NOT_FOUND', `No country ${code}`);
-    return found;
   };
 
   app.get('/product-categories', { schema: { response: { 200: Type.Array(S.Category) } } }, () =>
     catalog.categories(),
   );
 
-  app.get(
-    '/countries',
-    { schema: { response: { 200: Type.Array(S.Country) } } },
-    () => services.countries.all,
-  );
+  app.get('/countries', { schema: { response: { 200: Type.Array(S.Country) } } }, () => catalog.countries());
 
   app.get(
     '/countries/:countrycode',
     { schema: { params: CountryParams, response: { 200: S.Country } } },
-    async (request) => country((request.params as Static<typeof CountryParams>).countrycode),
+    async (request) => catalog.country(request.params.countrycode),
   );
 
   app.get(
@@ -65,14 +57,14 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
     {
       schema: {
         params: CountryParams,
-        querystring: Type.Object(pagingQuery(200)),
+        querystring: PagingQuery,
         response: { 200: Type.Array(S.Product) },
       },
     },
     async (request) => {
-      const iso = country((request.params as Static<typeof CountryParams>).countrycode).isoName;
+      const iso = catalog.country(request.params.countrycode).isoName;
       const { env, currency } = await who(request);
-      return catalog.products(env, currency, { countryCode: iso }, toLimitOffset(request.query as object));
+      return catalog.products(env, currency, { countryCode: iso }, toLimitOffset(request.query));
     },
   );
 
@@ -80,9 +72,8 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
     '/products',
     { schema: { querystring: ProductsQuery, response: { 200: Type.Array(S.Product) } } },
     async (request) => {
-      const q = request.query as Static<typeof ProductsQuery>;
       const { env, currency } = await who(request);
-      return catalog.products(env, currency, q, toLimitOffset(q));
+      return catalog.products(env, currency, request.query, toLimitOffset(request.query));
     },
   );
 
@@ -91,7 +82,7 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
     { schema: { params: ProductIdParams, response: { 200: S.Product } } },
     async (request) => {
       const { env, currency } = await who(request);
-      return catalog.product(env, currency, (request.params as Static<typeof ProductIdParams>).productId);
+      return catalog.product(env, currency, request.params.productId);
     },
   );
 
@@ -105,50 +96,29 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
   app.get(
     '/brands/:brandId/redeem-instructions',
     { schema: { params: BrandIdParams, response: { 200: S.BrandRedeemInstruction } } },
-    (request) =>
-      catalog.brandRedeemInstruction(
-        principalOf(request).environment,
-        (request.params as Static<typeof BrandIdParams>).brandId,
-      ),
+    (request) => catalog.brandRedeemInstruction(principalOf(request).environment, request.params.brandId),
   );
 
   app.get(
     '/products/:productId/redeem-instructions',
     { schema: { params: ProductIdParams, response: { 200: S.ProductRedeemInstruction } } },
-    (request) =>
-      catalog.redeemInstruction(
-        principalOf(request).environment,
-        (request.params as Static<typeof ProductIdParams>).productId,
-      ),
+    (request) => catalog.redeemInstruction(principalOf(request).environment, request.params.productId),
   );
 
   // decisions §5: `amount` of recipient currency `currencyCode`, priced in the account currency.
-  app.get('/fx-rate', { schema: { querystring: FxQuery, response: { 200: S.FxRate } } }, async (request) => {
-    const q = request.query as Static<typeof FxQuery>;
-    const { currency } = await who(request);
-    const code = q.currencyCode.toUpperCase();
-    const cost = await services.fx.cost(q.amount, code, currency);
-    return {
-      senderCurrency: currency,
-      senderAmount: roundToMinor(cost, currency).toNumber(),
-      recipientCurrency: code,
-      recipientAmount: dec(q.amount).toNumber(),
-    };
-  });
+  app.get('/fx-rate', { schema: { querystring: FxQuery, response: { 200: S.FxRate } } }, async (request) =>
+    catalog.fxRate((await who(request)).currency, request.query.currencyCode, request.query.amount),
+  );
 
   app.get(
     '/discounts',
-    { schema: { querystring: Type.Object(pagingQuery(200)), response: { 200: Type.Array(S.Discount) } } },
-    (request) => catalog.discounts(principalOf(request).environment, toLimitOffset(request.query as object)),
+    { schema: { querystring: PagingQuery, response: { 200: Type.Array(S.Discount) } } },
+    (request) => catalog.discounts(principalOf(request).environment, toLimitOffset(request.query)),
   );
 
   app.get(
     '/products/:productId/discounts',
     { schema: { params: ProductIdParams, response: { 200: S.Discount } } },
-    (request) =>
-      catalog.discount(
-        principalOf(request).environment,
-        (request.params as Static<typeof ProductIdParams>).productId,
-      ),
+    (request) => catalog.discount(principalOf(request).environment, request.params.productId),
   );
 }

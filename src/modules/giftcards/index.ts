@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../services.ts';
-import { balanceRoute } from '../accounts/index.ts';
+import type { TypedApp } from '../../http/schemas.ts';
+import { type AccountsService, balanceRoute } from '../accounts/index.ts';
 import { catalogRoutes } from './catalog-routes.ts';
+import type { GiftcardServices } from './giftcard-services.ts';
 import { orderRoutes } from './order-routes.ts';
 
 /**
@@ -10,11 +10,16 @@ import { orderRoutes } from './order-routes.ts';
  */
 export const GIFTCARDS_DEFAULT_SCOPE = 'developer';
 
-export function giftcardRoutes(app: FastifyInstance, services: Services) {
-  balanceRoute(app, services.accounts, GIFTCARDS_DEFAULT_SCOPE);
-  catalogRoutes(app, services, services.giftcards);
-  orderRoutes(app, services.giftcards);
+export function giftcardRoutes(
+  app: TypedApp,
+  deps: { accounts: AccountsService; giftcards: GiftcardServices },
+) {
+  const { accounts, giftcards } = deps;
+  balanceRoute(app, accounts, GIFTCARDS_DEFAULT_SCOPE);
+  catalogRoutes(app, { catalog: giftcards.catalog, accounts });
+  orderRoutes(app, giftcards);
 }
 
 export { catalogAdminRoutes } from './catalog-admin-routes.ts';
-export { createGiftcardServices, type GiftcardServices } from './giftcard-services.ts';
+export { createGiftcardServices } from './giftcard-services.ts';
+export type { OrderService } from './orders/order-service.ts';

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { pagingQuery, toLimitOffset } from '../../http/paging.ts';
 import { principalOf } from '../../http/request-context.ts';
-import type { GiftcardServices } from './giftcard-services.ts';
+import type { TypedApp } from '../../http/schemas.ts';
 import { OrderBody } from './orders/order-request.ts';
-import { cardsJson } from './orders/transaction-reports.ts';
+import type { OrderService } from './orders/order-service.ts';
+import { cardsJson, type TransactionReports } from './orders/transaction-reports.ts';
 import * as S from './schemas.ts';
 
 /** `POST /orders`, the transaction reports and the redeem codes (giftcards.md #14–#17). */
@@ -23,35 +23,30 @@ const ReportsQuery = Type.Object({
   recipientEmail: Type.Optional(Type.String()),
 });
 
-export function orderRoutes(app: FastifyInstance, giftcards: GiftcardServices) {
-  const { orders, reports } = giftcards;
+export function orderRoutes(app: TypedApp, deps: { orders: OrderService; reports: TransactionReports }) {
+  const { orders, reports } = deps;
 
   app.post('/orders', { schema: { body: OrderBody, response: { 200: S.Transaction } } }, (request) =>
-    orders.place(principalOf(request), request.body as Static<typeof OrderBody>),
+    orders.place(principalOf(request), request.body),
   );
 
   app.get(
     '/reports/transactions',
     { schema: { querystring: ReportsQuery, response: { 200: Type.Array(S.Transaction) } } },
-    (request) => {
-      const q = request.query as Static<typeof ReportsQuery>;
-      return reports.list(principalOf(request), { ...q, ...toLimitOffset(q) });
-    },
+    (request) => reports.list(principalOf(request), { ...request.query, ...toLimitOffset(request.query) }),
   );
 
   app.get(
     '/reports/transactions/:transactionId',
     { schema: { params: TransactionParams, response: { 200: S.Transaction } } },
-    (request) =>
-      reports.get(principalOf(request), (request.params as Static<typeof TransactionParams>).transactionId),
+    (request) => reports.get(principalOf(request), request.params.transactionId),
   );
 
   app.get(
     '/orders/transactions/:transactionId/cards',
     { schema: { params: TransactionParams, response: { 200: S.RedeemCodes } } },
     async (request, reply) => {
-      const { transactionId } = request.params as Static<typeof TransactionParams>;
-      const cards = await reports.cards(principalOf(request), transactionId);
+      const cards = await reports.cards(principalOf(request), request.params.transactionId);
       // Written by hand: long digit strings must reach the client as exact JSON numbers.
       const text = cardsJson(cards);
       return reply

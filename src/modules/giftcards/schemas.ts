@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTimeText } from '../../http/schemas.ts';
+import { BalanceInfo, DateTimeText } from '../../http/schemas.ts';
 
 /**
  * Response schemas of the gift card service, field for field as giftcards.md names them (its odd
@@ -9,7 +9,7 @@ const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 
 export const Category = Type.Object({ id: Type.Integer(), name: Type.String() });
 
-export { GiftcardCountry as Country } from '../reference/country-schemas.ts';
+export { GiftcardCountry as Country } from '../reference/index.ts';
 
 export const Product = Type.Object({
   productId: Type.Integer(),
@@ -95,14 +95,7 @@ export const Transaction = Type.Object({
   recipientEmail: Type.Union([Type.String(), Type.Null()]),
   transactionCreatedTime: DateTimeText,
   preOrdered: Type.Boolean(),
-  balanceInfo: Type.Object({
-    oldBalance: Type.Number(),
-    newBalance: Type.Number(),
-    cost: Type.Number(),
-    currencyCode: Type.String(),
-    currencyName: Type.String(),
-    updatedAt: DateTimeText,
-  }),
+  balanceInfo: BalanceInfo,
 });
 
 /** Documentation only: the cards route writes its JSON by hand so long digit strings stay exact. */

@@ -1,8 +1,8 @@
-import type { CountryCode } from 'libphonenumber-js/max';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { type Static, Type } from 'typebox';
-import { AppError, type ErrorDetail } from '../../../http/error-codes.ts';
+import { AppError, type ErrorDetail } from '../../../errors/error-codes.ts';
+import { parseEmail } from '../../../lib/email.ts';
 import { dec } from '../../../lib/money.ts';
+import { validPhoneOf } from '../../../lib/phone.ts';
 import type { CatalogEntry } from '../catalog/product-view.ts';
 
 /**
@@ -37,7 +37,6 @@ export interface CheckedOrder {
   preOrder: boolean;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 export const MAX_CUSTOM_IDENTIFIER = 150;
 const MAX_SENDER_NAME = 200;
 
@@ -81,23 +80,21 @@ export function checkOrder(body: OrderBody, product: CatalogEntry, maxQuantity: 
     problems.push({ field: 'productAdditionalRequirements.userId', issue: 'required by this product' });
   }
   const recipientEmail = body.recipientEmail ?? null;
-  if (recipientEmail !== null && (!EMAIL.test(recipientEmail) || recipientEmail.length > 254)) {
+  if (recipientEmail !== null && !parseEmail(recipientEmail)) {
     problems.push({ field: 'recipientEmail', issue: 'not an e-mail address' });
   }
   let phone: CheckedOrder['phone'] = null;
   if (body.recipientPhoneDetails) {
     const { countryCode, phoneNumber } = body.recipientPhoneDetails;
     const country = countryCode.toUpperCase();
-    const parsed = /^[A-Z]{2}$/.test(country)
-      ? parsePhoneNumberFromString(phoneNumber, country as CountryCode)
-      : undefined;
-    if (!parsed?.isValid() || parsed.country !== country) {
+    const parsed = /^[A-Z]{2}$/.test(country) ? validPhoneOf(phoneNumber, country) : null;
+    if (!parsed) {
       problems.push({
         field: 'recipientPhoneDetails.phoneNumber',
         issue: `not a valid E.164 number of ${countryCode}`,
       });
     } else {
-      phone = { e164: parsed.number, countryCode: country };
+      phone = { e164: parsed.e164, countryCode: country };
     }
   }
   const preOrder = body.preOrder === true;

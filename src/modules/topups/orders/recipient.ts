@@ -1,7 +1,8 @@
-import { AppError, type ErrorCode } from '../../http/error-codes.ts';
-import type { Countries } from '../reference/index.ts';
-import type { OperatorRecord } from './operator-catalog.ts';
-import { normalizePhone } from './operator-detection.ts';
+import { AppError, type ErrorCode } from '../../../errors/error-codes.ts';
+import { parseEmail } from '../../../lib/email.ts';
+import { normalizePhone } from '../../../lib/phone.ts';
+import type { Countries } from '../../reference/index.ts';
+import type { OperatorRecord } from '../catalog/operator-catalog.ts';
 
 /**
  * Who a top-up goes to and comes from. Phone numbers are checked with libphonenumber-js (full
@@ -23,7 +24,6 @@ export interface Recipient {
 
 /** Airtime goes to mobile numbers; libphonenumber cannot tell the two apart in some plans (US). */
 const MOBILE_TYPES = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
-const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9.-]{1,190})$/;
 
 function checkPhone(
   phone: PhoneInput,
@@ -60,15 +60,15 @@ export function checkRecipient(
         { field: 'recipientEmail', issue: 'required' },
       ]);
     }
-    const domain = EMAIL.exec(email)?.[1];
-    if (!domain || !operator.emailDomains.includes(domain)) {
+    const address = parseEmail(email);
+    if (!address || !operator.emailDomains.includes(address.domain)) {
       throw new AppError(
         'INVALID_REQUEST',
         `recipientEmail must be an address at ${operator.emailDomains.join(' or ')}`,
         [{ field: 'recipientEmail', issue: 'domain not accepted' }],
       );
     }
-    return { phone: null, email, subscriber: email.split('@')[0].replace(/\D/g, '') };
+    return { phone: null, email, subscriber: address.local.replace(/\D/g, '') };
   }
   if (!input.recipientPhone) {
     throw new AppError('INVALID_REQUEST', 'recipientPhone is required', [
