@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { D, giftcardClient } from './helpers.ts';
@@ -27,6 +27,9 @@ describe('sandbox fulfilment', () => {
     server = await startTestServer({
       env: { SANDBOX_PROCESSING_SECONDS: '5', SANDBOX_PREORDER_SECONDS: '30' },
     });
+  });
+  // every case has an account of its own: no case sees another's balance or orders
+  beforeEach(async () => {
     client = await giftcardClient(server, { fund: 1000 });
   });
   after(() => server.close());

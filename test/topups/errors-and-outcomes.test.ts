@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { Decimal } from 'decimal.js';
 import { sql } from 'kysely';
 import { AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
@@ -12,6 +12,9 @@ let c: Caller;
 before(async () => {
   // the worker's loop looks for due top-ups every 100 ms when a test starts it
   server = await startTestServer({ env: { TOPUP_WORKER_INTERVAL_MS: '100' } });
+});
+// every case has an account of its own: no case sees another's balance, top-ups or identifiers
+beforeEach(async () => {
   c = await sandboxCaller(server, { fund: 1000 });
 });
 after(() => server.close());

@@ -1,8 +1,8 @@
 import type { TypedApp } from '../../http/schemas.ts';
 import { type AccountsService, balanceRoute } from '../accounts/index.ts';
-import { catalogRoutes } from './catalog-routes.ts';
+import { catalogRoutes } from './catalog/catalog-routes.ts';
 import type { GiftcardServices } from './giftcard-services.ts';
-import { orderRoutes } from './order-routes.ts';
+import { orderRoutes } from './orders/order-routes.ts';
 
 /**
  * The gift card service's routes, mounted on both gift card bases (live and sandbox). Every route
@@ -20,6 +20,6 @@ export function giftcardRoutes(
   orderRoutes(app, giftcards);
 }
 
-export { catalogAdminRoutes } from './catalog-admin-routes.ts';
+export { catalogAdminRoutes } from './catalog/catalog-admin-routes.ts';
 export { createGiftcardServices } from './giftcard-services.ts';
 export type { OrderService } from './orders/order-service.ts';

@@ -1,30 +1,14 @@
-import { type Static, Type } from 'typebox';
 import { AppError, type ErrorDetail } from '../../../errors/error-codes.ts';
 import { parseEmail } from '../../../lib/email.ts';
 import { dec } from '../../../lib/money.ts';
 import { validPhoneOf } from '../../../lib/phone.ts';
 import type { CatalogEntry } from '../catalog/product-view.ts';
+import type { OrderBody } from './order-schemas.ts';
 
 /**
- * The body of `POST /orders` (giftcards.md) and every rule of its table that a schema cannot say:
- * the price offered, the quantity bounds, the user id some products need, e-mail and E.164 phone.
- * Optional fields may also be sent as null, as some clients do.
+ * Every rule of the `POST /orders` table (giftcards.md) that its schema (`order-schemas.ts`) cannot
+ * say: the price offered, the quantity bounds, the user id some products need, e-mail and E.164 phone.
  */
-const orNull = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
-  Type.Optional(Type.Union([t, Type.Null()]));
-
-export const OrderBody = Type.Object({
-  productId: Type.Integer({ minimum: 1 }),
-  quantity: Type.Integer(),
-  unitPrice: Type.Number(),
-  senderName: Type.String(),
-  customIdentifier: orNull(Type.String()),
-  preOrder: orNull(Type.Boolean()),
-  productAdditionalRequirements: orNull(Type.Object({ userId: orNull(Type.String()) })),
-  recipientEmail: orNull(Type.String()),
-  recipientPhoneDetails: orNull(Type.Object({ countryCode: Type.String(), phoneNumber: Type.String() })),
-});
-export type OrderBody = Static<typeof OrderBody>;
 
 export interface CheckedOrder {
   unitPrice: string;

@@ -11,7 +11,8 @@ import type { CatalogService } from '../catalog/catalog-service.ts';
 import type { GiftcardProvider } from '../fulfilment/provider.ts';
 import type { CardCodec } from './card-codes.ts';
 import { priceOrder } from './order-pricing.ts';
-import { checkOrder, type OrderBody } from './order-request.ts';
+import { checkOrder } from './order-request.ts';
+import type { OrderBody } from './order-schemas.ts';
 import { applyStep, FINAL_STATES } from './order-states.ts';
 import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
 import { transactionView } from './transaction-view.ts';
@@ -20,9 +21,9 @@ import { transactionView } from './transaction-view.ts';
  * Placing gift card orders and moving them on. An order is validated, priced (order-pricing.ts),
  * then written together with its ledger debit in one database transaction; after the commit the
  * environment's provider takes one fulfilment step at once (most sandbox orders finish there). An
- * order that is not final keeps a `next_check_at`, and the worker (`src/worker/`) takes the next steps,
- * so a restart loses nothing. Live has no provider in this version: live orders are refused (422)
- * before anything is debited (decisions §7).
+ * order that is not final keeps a `next_check_at`, and the worker (`src/worker/`) takes the next
+ * steps, so a restart loses nothing. Live's provider refuses every order in this version (422,
+ * before anything is debited: decisions §7).
  */
 export interface OrderServiceDeps {
   db: Kysely<Database>;
@@ -141,7 +142,7 @@ export function createOrderService(deps: OrderServiceDeps) {
           recipient_phone_country: order.phone?.countryCode ?? null,
           user_id: order.userId,
           created_at: now,
-          // If this process stops before the first step, the poller takes the order from here.
+          // If this process stops before the first step, the worker takes the order from here.
           next_check_at: new Date(now.getTime() + deps.settings.rescueAfterMs),
         });
         return transactionId;
@@ -151,12 +152,12 @@ export function createOrderService(deps: OrderServiceDeps) {
       throw error;
     }
     // The order is accepted and paid: whatever its first step does, the caller gets its transaction;
-    // a step that failed here is retried by the poller from next_check_at, which reports it if it fails again.
+    // a step that failed here is retried by the worker from next_check_at (reported if it fails again).
     const row = await step(id, false).catch(() => readRow(id));
     return transactionView(row);
   }
 
-  /** One fulfilment step of a transaction, on its locked row; `onlyIfDue` for the poller. */
+  /** One fulfilment step of a transaction, on its locked row; `onlyIfDue` for the worker. */
   async function step(id: number, onlyIfDue: boolean): Promise<TransactionRow> {
     await db.transaction().execute(async (trx) => {
       const row = await repository.lock(trx, id);

@@ -9,9 +9,10 @@ import type { TopupProvider } from './provider.ts';
 export function unconfiguredProvider(environment: string): TopupProvider {
   return {
     accept() {
+      const name = environment.charAt(0).toUpperCase() + environment.slice(1);
       throw new AppError(
         'OPERATOR_NOT_IN_SERVICE',
-        `${environment === 'live' ? 'Live' : environment} top-ups need a fulfilment provider, and none is configured; nothing was debited`,
+        `${name} top-ups need a fulfilment provider, and none is configured; nothing was debited`,
       );
     },
     step(order) {

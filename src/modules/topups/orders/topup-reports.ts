@@ -1,6 +1,5 @@
 import type { Static } from 'typebox';
 import { AppError } from '../../../errors/error-codes.ts';
-import { toLimitOffset } from '../../../http/paging.ts';
 import { parseDateTime } from '../../../lib/time-format.ts';
 import type { Principal } from '../../auth/index.ts';
 import type { ReportQuery } from './topup-schemas.ts';
@@ -46,8 +45,8 @@ export function createTopupReports(deps: { repo: TopupsRepository }) {
     async list(
       principal: Principal,
       q: Static<typeof ReportQuery>,
-    ): Promise<{ rows: TopupRow[]; total: number; page: ReturnType<typeof toLimitOffset> }> {
-      const page = toLimitOffset(q, 100);
+      page: { limit: number; offset: number },
+    ): Promise<{ rows: TopupRow[]; total: number }> {
       // both pairs (startDate/endDate, startTime/endTime) may be given; the narrower bound of each side wins
       const from = [bound(q.startDate, 'startDate', false), bound(q.startTime, 'startTime', false)];
       const to = [bound(q.endDate, 'endDate', true), bound(q.endTime, 'endTime', true)];
@@ -66,7 +65,7 @@ export function createTopupReports(deps: { repo: TopupsRepository }) {
         },
         page,
       );
-      return { rows, total, page };
+      return { rows, total };
     },
 
     async get(principal: Principal, transactionId: number): Promise<TopupRow> {

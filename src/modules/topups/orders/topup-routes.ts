@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { Paged, pagedWrapper } from '../../../http/paging.ts';
+import { Paged, pagedWrapper, toLimitOffset } from '../../../http/paging.ts';
 import { principalOf } from '../../../http/request-context.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import type { TopupReports } from './topup-reports.ts';
@@ -29,7 +29,8 @@ export function topupRoutes(app: TypedApp, deps: { orders: TopupService; reports
       config: { access: { scope: 'read-topups-history' } },
     },
     async (request) => {
-      const { rows, total, page } = await reports.list(principalOf(request), request.query);
+      const page = toLimitOffset(request.query, 100);
+      const { rows, total } = await reports.list(principalOf(request), request.query, page);
       return pagedWrapper(
         rows.map((r) => topupView(r, baseUrlOf(request))),
         page,

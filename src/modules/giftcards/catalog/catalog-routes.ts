@@ -1,36 +1,16 @@
 import { Type } from 'typebox';
-import { pagingQuery, toLimitOffset } from '../../http/paging.ts';
-import { principalOf } from '../../http/request-context.ts';
-import type { TypedApp } from '../../http/schemas.ts';
-import type { AccountsService } from '../accounts/index.ts';
-import type { CatalogService } from './catalog/catalog-service.ts';
-import * as S from './schemas.ts';
+import { toLimitOffset } from '../../../http/paging.ts';
+import { principalOf } from '../../../http/request-context.ts';
+import type { TypedApp } from '../../../http/schemas.ts';
+import type { AccountsService } from '../../accounts/index.ts';
+import * as S from './catalog-schemas.ts';
+import type { CatalogService } from './catalog-service.ts';
 
 /**
  * The catalog endpoints of giftcards.md (#3–#13 except balance): categories, countries, products
  * and their filters, redeem instructions, the FX rate and discounts. Thin: parse, ask the catalog
  * service (priced in the caller's account currency), answer.
  */
-const ProductIdParams = Type.Object({ productId: Type.Integer() });
-const CountryParams = Type.Object({ countrycode: Type.String() });
-const BrandIdParams = Type.Object({ brandId: Type.Integer() });
-
-const ProductsQuery = Type.Object({
-  ...pagingQuery(200),
-  productName: Type.Optional(Type.String()),
-  countryCode: Type.Optional(Type.String()),
-  productCategoryId: Type.Optional(Type.Integer()),
-  includeRange: Type.Optional(Type.Boolean()),
-  includeFixed: Type.Optional(Type.Boolean()),
-});
-
-const FxQuery = Type.Object({
-  currencyCode: Type.String({ pattern: '^[A-Za-z]{3}$' }),
-  amount: Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,6})?$' }),
-});
-
-const PagingQuery = Type.Object(pagingQuery(200));
-
 export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; accounts: AccountsService }) {
   const { catalog, accounts } = deps;
   /** The caller's environment and account currency, what prices are shown in. */
@@ -48,7 +28,7 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
 
   app.get(
     '/countries/:countrycode',
-    { schema: { params: CountryParams, response: { 200: S.Country } } },
+    { schema: { params: S.CountryParams, response: { 200: S.Country } } },
     async (request) => catalog.country(request.params.countrycode),
   );
 
@@ -56,8 +36,8 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
     '/countries/:countrycode/products',
     {
       schema: {
-        params: CountryParams,
-        querystring: PagingQuery,
+        params: S.CountryParams,
+        querystring: S.PagingQuery,
         response: { 200: Type.Array(S.Product) },
       },
     },
@@ -70,7 +50,7 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
 
   app.get(
     '/products',
-    { schema: { querystring: ProductsQuery, response: { 200: Type.Array(S.Product) } } },
+    { schema: { querystring: S.ProductsQuery, response: { 200: Type.Array(S.Product) } } },
     async (request) => {
       const { env, currency } = await who(request);
       return catalog.products(env, currency, request.query, toLimitOffset(request.query));
@@ -79,7 +59,7 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
 
   app.get(
     '/products/:productId',
-    { schema: { params: ProductIdParams, response: { 200: S.Product } } },
+    { schema: { params: S.ProductIdParams, response: { 200: S.Product } } },
     async (request) => {
       const { env, currency } = await who(request);
       return catalog.product(env, currency, request.params.productId);
@@ -95,30 +75,30 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
   // Compatibility alias (decisions §9): Reloadly's Java SDK reads a brand's instructions here.
   app.get(
     '/brands/:brandId/redeem-instructions',
-    { schema: { params: BrandIdParams, response: { 200: S.BrandRedeemInstruction } } },
+    { schema: { params: S.BrandIdParams, response: { 200: S.BrandRedeemInstruction } } },
     (request) => catalog.brandRedeemInstruction(principalOf(request).environment, request.params.brandId),
   );
 
   app.get(
     '/products/:productId/redeem-instructions',
-    { schema: { params: ProductIdParams, response: { 200: S.ProductRedeemInstruction } } },
+    { schema: { params: S.ProductIdParams, response: { 200: S.ProductRedeemInstruction } } },
     (request) => catalog.redeemInstruction(principalOf(request).environment, request.params.productId),
   );
 
   // decisions §5: `amount` of recipient currency `currencyCode`, priced in the account currency.
-  app.get('/fx-rate', { schema: { querystring: FxQuery, response: { 200: S.FxRate } } }, async (request) =>
+  app.get('/fx-rate', { schema: { querystring: S.FxQuery, response: { 200: S.FxRate } } }, async (request) =>
     catalog.fxRate((await who(request)).currency, request.query.currencyCode, request.query.amount),
   );
 
   app.get(
     '/discounts',
-    { schema: { querystring: PagingQuery, response: { 200: Type.Array(S.Discount) } } },
+    { schema: { querystring: S.PagingQuery, response: { 200: Type.Array(S.Discount) } } },
     (request) => catalog.discounts(principalOf(request).environment, toLimitOffset(request.query)),
   );
 
   app.get(
     '/products/:productId/discounts',
-    { schema: { params: ProductIdParams, response: { 200: S.Discount } } },
+    { schema: { params: S.ProductIdParams, response: { 200: S.Discount } } },
     (request) => catalog.discount(principalOf(request).environment, request.params.productId),
   );
 }

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { TypedApp } from '../../http/schemas.ts';
-import { CatalogFile } from './catalog/catalog-file.ts';
-import type { CatalogService } from './catalog/catalog-service.ts';
+import type { TypedApp } from '../../../http/schemas.ts';
+import { CatalogFile } from './catalog-file.ts';
+import type { CatalogService } from './catalog-service.ts';
 
 /**
  * The operator's catalog routes on the admin API: import a catalog file (the seed format, upserted
