@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
 import { assertEvery } from '../harness/fields.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { type Caller, sandboxCaller } from './helpers.ts';
@@ -10,6 +10,9 @@ let server: TestServer;
 let c: Caller;
 before(async () => {
   server = await startTestServer();
+});
+// every case has an account of its own: no case sees another's top-ups
+beforeEach(async () => {
   c = await sandboxCaller(server);
 });
 after(() => server.close());

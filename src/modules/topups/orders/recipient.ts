@@ -1,8 +1,10 @@
+import type { Static } from 'typebox';
 import { AppError, type ErrorCode } from '../../../errors/error-codes.ts';
 import { parseEmail } from '../../../lib/email.ts';
 import { normalizePhone } from '../../../lib/phone.ts';
 import type { Countries } from '../../reference/index.ts';
 import type { OperatorRecord } from '../catalog/operator-catalog.ts';
+import type { Phone } from './topup-schemas.ts';
 
 /**
  * Who a top-up goes to and comes from. Phone numbers are checked with libphonenumber-js (full
@@ -10,10 +12,7 @@ import type { OperatorRecord } from '../catalog/operator-catalog.ts';
  * they are stored as E.164 digits without '+' ("2348031234567"), the form the reports show.
  * The e-mail addressed operator (Nauta, Cuba) takes an address at one of its domains instead.
  */
-export interface PhoneInput {
-  countryCode: string;
-  number: string;
-}
+export type PhoneInput = Static<typeof Phone>;
 
 export interface Recipient {
   phone: string | null;

@@ -45,7 +45,7 @@ export const TopupTransaction = Type.Object({
   links: Type.Array(Link),
 });
 
-const Phone = Type.Object({
+export const Phone = Type.Object({
   countryCode: Type.String({ minLength: 2, maxLength: 2 }),
   number: Type.String({ minLength: 1, maxLength: 40 }),
 });
