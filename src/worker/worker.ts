@@ -43,7 +43,9 @@ export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
   const everyTicks = new Map(jobs.map((j) => [j, Math.max(1, Math.round(j.intervalMs / tickMs))]));
   let timer: NodeJS.Timeout | null = null;
   let ticks = 0;
-  let running: Promise<number> | null = null;
+  // runs are queued one behind the other: never two at once
+  let queue: Promise<unknown> = Promise.resolve();
+  let pending = 0;
   let report: JobErrorReporter = () => {};
 
   async function runJobs(handlers: JobHandler[], onError: JobErrorReporter): Promise<number> {
@@ -63,18 +65,17 @@ export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
     return count;
   }
 
-  async function exclusive(run: () => Promise<number>): Promise<number> {
-    while (running) await running.catch(() => {});
-    running = run();
-    try {
-      return await running;
-    } finally {
-      running = null;
-    }
+  function exclusive(run: () => Promise<number>): Promise<number> {
+    pending += 1;
+    const result = queue.then(run).finally(() => {
+      pending -= 1;
+    });
+    queue = result.catch(() => {});
+    return result;
   }
 
   function tick() {
-    if (running) return; // never two runs at once; the next tick tries again
+    if (pending > 0) return; // a run is under way (or waiting): the next tick tries again
     ticks += 1;
     const handlers = jobs.filter((j) => ticks % (everyTicks.get(j) ?? 1) === 0);
     exclusive(() => runJobs(handlers, report)).catch((error) => report(error, { name: 'worker', id: null }));
@@ -103,7 +104,7 @@ export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;
-      await running?.catch(() => {});
+      await queue;
     },
   };
 }
