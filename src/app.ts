@@ -1,14 +1,16 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
+import { AppError, ERROR_CODES } from './errors/error-codes.ts';
 import { describeInfrastructureError } from './errors/infrastructure-errors.ts';
 import { installAuthHook } from './http/auth-hook.ts';
 import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
-import { AppError, ERROR_CODES } from './http/error-codes.ts';
 import { errorDocsPage } from './http/error-docs.ts';
 import { installErrorHandling, sendError } from './http/error-handler.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
 import { createOpenApiRegistry, docsRoutes } from './http/openapi.ts';
 import { probeRoutes } from './http/probes.ts';
+import type { TypedApp } from './http/schemas.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { newRequestId } from './lib/ids.ts';
@@ -108,14 +110,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   // Each product's routes serve its live and sandbox bases; every route needs a token for that base.
+  const { accounts, giftcards, topups } = services;
   for (const [kind, routes, defaultScope] of [
-    ['giftcards', giftcardRoutes, GIFTCARDS_DEFAULT_SCOPE],
-    ['topups', topupRoutes, TOPUPS_DEFAULT_SCOPE],
+    [
+      'giftcards',
+      (product: TypedApp) => giftcardRoutes(product, { accounts, giftcards }),
+      GIFTCARDS_DEFAULT_SCOPE,
+    ],
+    ['topups', (product: TypedApp) => topupRoutes(product, { accounts, topups }), TOPUPS_DEFAULT_SCOPE],
   ] as const) {
     await app.register(
       async (product) => {
         installAuthHook(product, services.tokens, defaultScope);
-        routes(product, services);
+        routes(product.withTypeProvider<TypeBoxTypeProvider>());
         docsRoutes(product, openapi, kind, bases.all, defaultScope);
       },
       { prefix: MOUNTS[kind] },
@@ -125,9 +132,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       installAdminAuth(admin, deps.adminKey);
-      accountAdminRoutes(admin, services.accounts, services.ledger);
-      fxAdminRoutes(admin, services.fx);
-      catalogAdminRoutes(admin, services.giftcards.catalog);
+      accountAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.accounts, services.ledger);
+      fxAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.fx);
+      catalogAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.catalog);
       docsRoutes(admin, openapi, 'admin', bases.all);
     },
     { prefix: MOUNTS.admin },

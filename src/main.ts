@@ -85,17 +85,16 @@ async function main() {
   });
 
   // A database outage is logged twice (start, end) by the outage monitor, not once per failed run.
-  const workerError = (what: string) => (error: unknown, transactionId?: number | null) => {
+  const workerError = (error: unknown, job: { name: string; id: number | null }) => {
     if (isInfrastructureError(error)) runtime.readiness.outage.failed(describeInfrastructureError(error));
-    else app.log.error({ err: error, ...(transactionId ? { transactionId } : {}) }, what);
+    else app.log.error({ err: error, job: job.name, id: job.id }, 'background job failed');
   };
   runtime.readiness.outage.onChange((event) =>
     event.kind === 'started'
       ? app.log.warn({ reason: event.reason }, 'database unavailable: answering 503 until it is back')
       : app.log.warn({ downForMs: event.downForMs }, 'database available again'),
   );
-  runtime.services.giftcards.poller.start(workerError('gift card fulfilment step failed'));
-  runtime.services.topups.worker.start(config.topupWorkerIntervalMs, workerError('top-up worker run failed'));
+  runtime.services.worker.start(workerError);
 
   installShutdown({
     graceMs: config.shutdownGraceSeconds * 1000,
@@ -105,8 +104,7 @@ async function main() {
       return close(graceMs);
     },
     steps: [
-      { name: 'gift card fulfilment poller', run: () => runtime.services.giftcards.poller.stop() },
-      { name: 'top-up worker', run: () => runtime.services.topups.worker.stop() },
+      { name: 'background worker', run: () => runtime.services.worker.stop() },
       {
         name: 'database',
         run: async () => {

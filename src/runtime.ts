@@ -51,8 +51,7 @@ export async function openRuntime(config: Config, clock: Clock, db?: Db): Promis
     db: database,
     migrations: migrations.map((m) => m.version),
     workers: {
-      'gift card fulfilment poller': services.giftcards.poller,
-      'top-up worker': services.topups.worker,
+      'background worker': services.worker,
     },
   });
   return { config, db: database, bases, services, adminKey, adminKeyPath, readiness };

@@ -6,8 +6,9 @@ import { accountsRepository, createAccountsService } from './modules/accounts/in
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
 import { createGiftcardServices } from './modules/giftcards/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
-import { createFx, loadCountries } from './modules/reference/index.ts';
+import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
 import { createTopups } from './modules/topups/index.ts';
+import { createWorker, giftcardFulfilmentJob, topupCompletionJob } from './worker/index.ts';
 
 /**
  * Builds every service from its explicit dependencies. Called by main.ts (the composition root) and
@@ -22,10 +23,10 @@ export interface ServiceInputs {
 }
 
 export function createServices({ config, db, clock, bases, tokenSigningKey }: ServiceInputs) {
-  const credentials = credentialsRepository(db.kysely);
+  const credentials = credentialsRepository(db.kysely, clock);
   const ledger = createLedger(db.kysely, clock);
   const countries = loadCountries();
-  const fx = createFx(db.kysely, clock, config.fxMarginPercent);
+  const fx = createFx(fxRepository(db.kysely), clock, config.fxMarginPercent);
   const accounts = createAccountsService({
     db: db.kysely,
     accounts: accountsRepository(db.kysely),
@@ -44,7 +45,15 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   });
   const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries });
   const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries });
-  return { ledger, accounts, tokens, countries, fx, giftcards, topups };
+  // the one background poller: gift card fulfilment steps and top-up completion
+  const worker = createWorker({
+    clock,
+    jobs: [
+      giftcardFulfilmentJob(giftcards.orders, config.fulfilmentPollMs),
+      topupCompletionJob(topups.orders, config.topupWorkerIntervalMs),
+    ],
+  });
+  return { ledger, accounts, tokens, countries, fx, giftcards, topups, worker };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { DatabaseConnectError } from '../db/database.ts';
 import { MOUNTS } from '../http/bases.ts';
-import { AppError } from '../http/error-codes.ts';
+import { AppError } from './error-codes.ts';
 
 /**
  * The one place that decides which failures are the infrastructure's, not airgift's: the database

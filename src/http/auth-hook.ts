@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors/error-codes.ts';
 import type { TokenService } from '../modules/auth/index.ts';
-import { AppError } from './error-codes.ts';
 
 /**
  * Authentication and scope checks for a product base's routes. Each route declares the scope it needs

@@ -1,4 +1,4 @@
-import type { ErrorCodeInfo } from './error-codes.ts';
+import type { ErrorCodeInfo } from '../errors/error-codes.ts';
 
 /**
  * The page every `infoLink` points to: each error code with its status, meaning and fix, rendered

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { AppError, type ErrorCode, type ErrorDetail } from '../errors/error-codes.ts';
 import { unavailableError } from '../errors/infrastructure-errors.ts';
-import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from './error-codes.ts';
+import { OAuthError } from '../errors/oauth-error.ts';
 
 /**
  * The one place where failures become responses. Domain errors (AppError) carry their code; Fastify's
@@ -12,16 +13,6 @@ import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from './error
  *
  * Envelope (decisions §3): `{timeStamp, message, infoLink, path, errorCode, details}`.
  */
-export class OAuthError extends Error {
-  constructor(
-    readonly status: 400 | 401,
-    readonly error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_target',
-    description: string,
-  ) {
-    super(description);
-  }
-}
-
 export function envelope(
   request: FastifyRequest,
   code: ErrorCode,
@@ -157,5 +148,3 @@ export function installErrorHandling(
     );
   });
 }
-
-export const errorCatalogue = ERROR_CODES;

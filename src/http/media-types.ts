@@ -1,5 +1,5 @@
+import { AppError } from '../errors/error-codes.ts';
 import type { Product } from './bases.ts';
-import { AppError } from './error-codes.ts';
 
 /**
  * Content negotiation (decisions §1). A product base serves `application/com.<vendor>.<product>-v1+json`

@@ -1,7 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ERROR_CODES } from '../errors/error-codes.ts';
 import type { Base, BaseKind } from './bases.ts';
 import { MOUNTS } from './bases.ts';
-import { ERROR_CODES } from './error-codes.ts';
 import { ErrorEnvelope } from './schemas.ts';
 
 /**

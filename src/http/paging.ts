@@ -56,3 +56,29 @@ export function pagedWrapper<T>(content: T[], p: { page: number; size: number },
     empty: content.length === 0,
   };
 }
+
+const SortState = Type.Object({ unsorted: Type.Boolean(), sorted: Type.Boolean(), empty: Type.Boolean() });
+
+/** The schema of `pagedWrapper`'s answer around `item`. */
+export function Paged<T extends Parameters<typeof Type.Array>[0]>(item: T) {
+  return Type.Object({
+    content: Type.Array(item),
+    pageable: Type.Object({
+      sort: SortState,
+      pageNumber: Type.Integer(),
+      pageSize: Type.Integer(),
+      offset: Type.Integer(),
+      paged: Type.Boolean(),
+      unpaged: Type.Boolean(),
+    }),
+    totalElements: Type.Integer(),
+    totalPages: Type.Integer(),
+    last: Type.Boolean(),
+    first: Type.Boolean(),
+    sort: SortState,
+    number: Type.Integer(),
+    numberOfElements: Type.Integer(),
+    size: Type.Integer(),
+    empty: Type.Boolean(),
+  });
+}

@@ -1,17 +1,10 @@
-import type { Environment } from '../db/schema.ts';
+import type { Principal } from '../modules/auth/index.ts';
 import type { Base } from './bases.ts';
 
 /**
  * What the transport layer learns about a request before a handler runs: which base it came in
- * through and, on product bases, who is calling.
+ * through and, on product bases, who is calling (the `Principal` of `modules/auth`).
  */
-export interface Principal {
-  accountId: number;
-  environment: Environment;
-  clientId: string;
-  scopes: string[];
-}
-
 /** Per-route declarations read by the hooks: the one visible place a route says what it needs. */
 export interface RouteAccess {
   /** Scope the token must carry; `null` for public routes (the token endpoint, docs). */

@@ -1,8 +1,17 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import { Type } from 'typebox';
 
 /**
  * Schema pieces shared by many routes. Each route's own schema (params, query, body, response)
- * validates the request, shapes the JSON answer and will produce its OpenAPI document.
+ * validates the request, shapes the JSON answer, types the handler (the TypeBox type provider) and
+ * produces its OpenAPI document (`openapi.ts`).
  */
 export const ErrorEnvelope = Type.Object({
   timeStamp: Type.Integer(),
@@ -21,3 +30,25 @@ export const Balance = Type.Object({
 });
 
 export const DateTimeText = Type.String({ description: 'UTC, yyyy-MM-dd HH:mm:ss' });
+
+/** The balance around an order's debit, as both products show it (decisions §5). */
+export const BalanceInfo = Type.Object({
+  oldBalance: Type.Number(),
+  newBalance: Type.Number(),
+  cost: Type.Number(),
+  currencyCode: Type.String(),
+  currencyName: Type.String(),
+  updatedAt: DateTimeText,
+});
+
+/**
+ * The app as route builders get it: with the TypeBox type provider, so each route's schema also types
+ * its handler (`request.params`, `request.query`, `request.body` and the answer), no cast needed.
+ */
+export type TypedApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;

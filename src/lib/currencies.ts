@@ -22,10 +22,6 @@ for (const entry of currencyCodes.data) {
   byCode.set(entry.code, { code: entry.code, name: entry.currency, minorUnits: entry.digits });
 }
 
-export function findCurrency(code: string): Currency | undefined {
-  return byCode.get(code);
-}
-
 export function isCurrency(code: string): boolean {
   return byCode.has(code);
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { assertEvery, assertExactFields } from '../harness/fields.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { assertFields, assertProduct, D, giftcardClient, round, seed, seedRate } from './helpers.ts';
+import { assertProduct, D, giftcardClient, round, seed, seedRate } from './helpers.ts';
 
 // giftcards.md endpoints #3–#13: every field of every resource, every filter, every error row.
 describe('gift card catalog', () => {
@@ -16,7 +17,7 @@ describe('gift card catalog', () => {
   test('GET /accounts/balance: the Balance resource', async () => {
     const answer = await usd.get('/accounts/balance');
     assert.equal(answer.status, 200);
-    assertFields(
+    assertExactFields(
       answer.body,
       { balance: 'number', currencyCode: 'string', currencyName: 'string', updatedAt: 'string' },
       'balance',
@@ -29,7 +30,7 @@ describe('gift card catalog', () => {
     const answer = await usd.get('/product-categories');
     assert.equal(answer.status, 200);
     assert.equal(answer.body.length, seed.categories.length);
-    for (const c of answer.body) assertFields(c, { id: 'integer', name: 'string' }, 'category');
+    for (const c of answer.body) assertExactFields(c, { id: 'integer', name: 'string' }, 'category');
   });
 
   test('GET /countries lists countries with every field; /countries/{code} is one object', async () => {
@@ -47,12 +48,12 @@ describe('gift card catalog', () => {
       callingCodes: 'array',
     } as const;
     for (const c of all.body) {
-      assertFields(c, spec, c.isoName);
+      assertExactFields(c, spec, c.isoName);
       for (const code of c.callingCodes) assert.match(code, /^\+\d+$/);
     }
     const ng = await usd.get('/countries/ng');
     assert.equal(ng.status, 200);
-    assertFields(ng.body, spec, 'NG');
+    assertExactFields(ng.body, spec, 'NG');
     assert.equal(ng.body.isoName, 'NG');
     assert.equal(ng.body.currencyCode, 'NGN');
     const unknown = await usd.get('/countries/ZZ');
@@ -173,7 +174,7 @@ describe('gift card catalog', () => {
     assert.equal(list.status, 200);
     assert.equal(list.body.length, seed.brands.length + 1, 'the seed brands and the sandbox test brand');
     for (const r of list.body) {
-      assertFields(
+      assertExactFields(
         r,
         { brandId: 'integer', brandName: 'string', concise: 'string', verbose: 'string' },
         'redeem',
@@ -181,7 +182,7 @@ describe('gift card catalog', () => {
     }
     const one = await usd.get('/products/1840/redeem-instructions');
     assert.equal(one.status, 200);
-    assertFields(
+    assertExactFields(
       one.body,
       { productId: 'integer', productName: 'string', concise: 'string', verbose: 'string' },
       'r',
@@ -194,7 +195,7 @@ describe('gift card catalog', () => {
   test('GET /fx-rate prices an amount of a recipient currency in the account currency', async () => {
     const answer = await usd.get('/fx-rate?currencyCode=NGN&amount=5000');
     assert.equal(answer.status, 200);
-    assertFields(
+    assertExactFields(
       answer.body,
       {
         senderCurrency: 'string',
@@ -228,8 +229,8 @@ describe('gift card catalog', () => {
     assert.equal(list.status, 200);
     assert.equal(list.body.length, 20);
     for (const d of list.body) {
-      assertFields(d, { product: 'object', discountPercentage: 'number' }, 'discount');
-      assertFields(
+      assertExactFields(d, { product: 'object', discountPercentage: 'number' }, 'discount');
+      assertExactFields(
         d.product,
         { productId: 'integer', productName: 'string', countryCode: 'string', global: 'boolean' },
         'discount.product',
@@ -248,7 +249,7 @@ describe('gift card catalog', () => {
     const sandboxIds = (await usd.get('/products?size=20')).body.map((p: any) => p.productId);
     assert.ok(sandboxIds.includes(11) && sandboxIds.includes(25));
     const liveList = (await live.get('/products?size=20')).body;
-    assert.ok(liveList.every((p: any) => p.productId >= 1000));
+    assertEvery(liveList, (p: any) => p.productId >= 1000, 'live products');
     assert.deepEqual(
       await live.get('/products/1840').then((a) => a.body),
       (await usd.get('/products/1840')).body,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { giftcardClient, seed } from './helpers.ts';
 
@@ -10,6 +10,9 @@ describe('gift card compatibility aliases', () => {
   let client: Awaited<ReturnType<typeof giftcardClient>>;
   before(async () => {
     server = await startTestServer();
+  });
+  // every case has an account of its own: no case sees another's orders
+  beforeEach(async () => {
     client = await giftcardClient(server);
   });
   after(() => server.close());

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { FulfilmentProvider } from '../../src/modules/giftcards/fulfilment/provider.ts';
+import type { GiftcardProvider } from '../../src/modules/giftcards/fulfilment/provider.ts';
 import { issueCards } from '../../src/modules/giftcards/fulfilment/sandbox-simulator.ts';
+import { unconfiguredProvider } from '../../src/modules/giftcards/fulfilment/unconfigured-provider.ts';
 import { cardCodec } from '../../src/modules/giftcards/orders/card-codes.ts';
 import { createOrderService } from '../../src/modules/giftcards/orders/order-service.ts';
 import { ordersRepository } from '../../src/modules/giftcards/orders/orders-repository.ts';
+import { createWorker, giftcardFulfilmentJob } from '../../src/worker/index.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { D, giftcardClient } from './helpers.ts';
 
@@ -22,8 +24,8 @@ describe('fulfilment durability', () => {
     const client = await giftcardClient(server, { fund: 100 });
     const { ledger, accounts, fx, giftcards } = server.runtime.services;
     let down = true;
-    const flaky: FulfilmentProvider = {
-      inStock: () => true,
+    const flaky: GiftcardProvider = {
+      accept: () => {},
       step(order) {
         if (down) throw new Error('provider unreachable');
         return { status: 'SUCCESSFUL', cards: issueCards(order) };
@@ -38,9 +40,11 @@ describe('fulfilment durability', () => {
       catalog: giftcards.catalog,
       repository: ordersRepository(server.db.kysely),
       codec: cardCodec(async () => randomBytes(32)),
-      providers: { live: null, sandbox: flaky },
+      providers: { live: unconfiguredProvider('live'), sandbox: flaky },
       settings: { maxQuantity: 10, smsFeeUsd: '0.10', rescueAfterMs: 60_000 },
     });
+    // the one background worker, with this file's order service as its only job type
+    const worker = createWorker({ clock: server.clock, jobs: [giftcardFulfilmentJob(orders, 1000)] });
     const principal = {
       accountId: client.account.accountId,
       environment: 'sandbox' as const,
@@ -60,23 +64,23 @@ describe('fulfilment durability', () => {
     );
 
     const failures: unknown[] = [];
-    assert.equal(await orders.runDue((error) => failures.push(error)), 0, 'not due before the rescue time');
+    assert.equal(await worker.runDue((error) => failures.push(error)), 0, 'not due before the rescue time');
     server.clock.advance(60_000);
-    assert.equal(await orders.runDue((error) => failures.push(error)), 1);
+    assert.equal(await worker.runDue((error) => failures.push(error)), 1);
     assert.equal(failures.length, 1, 'the poller reports a step that fails again');
     assert.equal((await client.get(`/reports/transactions/${placed.transactionId}`)).body.status, 'PENDING');
-    assert.equal(await orders.runDue(), 0, 'a failed step is tried again later, not at every run');
+    assert.equal(await worker.runDue(), 0, 'a failed step is tried again later, not at every run');
 
     down = false;
     server.clock.advance(60_000);
-    await orders.runDue((error) => {
+    await worker.runDue((error) => {
       throw error;
     });
     assert.equal(
       (await client.get(`/reports/transactions/${placed.transactionId}`)).body.status,
       'SUCCESSFUL',
     );
-    assert.equal(await orders.runDue(), 0, 'a final order is never due again');
+    assert.equal(await worker.runDue(), 0, 'a final order is never due again');
     assert.deepEqual(await server.admin.audit(), []);
   });
 });

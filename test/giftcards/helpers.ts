@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
+import { assertExactFields, type FieldSpec } from '../harness/fields.ts';
 import { AUDIENCES, type TestServer } from '../harness/server.ts';
 
 /**
@@ -41,33 +42,7 @@ export async function giftcardClient(
   };
 }
 
-export type FieldType =
-  | 'integer'
-  | 'number'
-  | 'string'
-  | 'boolean'
-  | 'array'
-  | 'object'
-  | 'number|null'
-  | 'string|null';
-
-/** Asserts that `value` has exactly the fields of `spec`, each of its type (giftcards.md tables). */
-export function assertFields(value: Record<string, unknown>, spec: Record<string, FieldType>, where = '') {
-  assert.deepEqual(Object.keys(value).sort(), Object.keys(spec).sort(), `fields of ${where}`);
-  for (const [field, type] of Object.entries(spec)) {
-    const v = value[field];
-    const ok = type.split('|').some((t) => {
-      if (t === 'null') return v === null;
-      if (t === 'integer') return Number.isInteger(v);
-      if (t === 'array') return Array.isArray(v);
-      if (t === 'object') return typeof v === 'object' && v !== null && !Array.isArray(v);
-      return typeof v === t;
-    });
-    assert.ok(ok, `${where}.${field} should be ${type}, got ${JSON.stringify(v)}`);
-  }
-}
-
-export const PRODUCT_FIELDS: Record<string, FieldType> = {
+export const PRODUCT_FIELDS: FieldSpec = {
   productId: 'integer',
   productName: 'string',
   global: 'boolean',
@@ -97,12 +72,12 @@ export const PRODUCT_FIELDS: Record<string, FieldType> = {
 };
 
 export function assertProduct(p: Record<string, any>) {
-  assertFields(p, PRODUCT_FIELDS, `product ${p.productId}`);
-  assertFields(p.brand, { brandId: 'integer', brandName: 'string' }, 'brand');
-  assertFields(p.category, { id: 'integer', name: 'string' }, 'category');
-  assertFields(p.country, { isoName: 'string', name: 'string', flagUrl: 'string' }, 'country');
-  assertFields(p.redeemInstruction, { concise: 'string', verbose: 'string' }, 'redeemInstruction');
-  assertFields(p.additionalRequirements, { userIdRequired: 'boolean' }, 'additionalRequirements');
+  assertExactFields(p, PRODUCT_FIELDS, `product ${p.productId}`);
+  assertExactFields(p.brand, { brandId: 'integer', brandName: 'string' }, 'brand');
+  assertExactFields(p.category, { id: 'integer', name: 'string' }, 'category');
+  assertExactFields(p.country, { isoName: 'string', name: 'string', flagUrl: 'string' }, 'country');
+  assertExactFields(p.redeemInstruction, { concise: 'string', verbose: 'string' }, 'redeemInstruction');
+  assertExactFields(p.additionalRequirements, { userIdRequired: 'boolean' }, 'additionalRequirements');
   assert.ok(['FIXED', 'RANGE'].includes(p.denominationType));
   for (const entry of p.fixedRecipientToSenderDenominationsMap) {
     const keys = Object.keys(entry);
@@ -112,7 +87,7 @@ export function assertProduct(p: Record<string, any>) {
   }
 }
 
-export const TRANSACTION_FIELDS: Record<string, FieldType> = {
+export const TRANSACTION_FIELDS: FieldSpec = {
   transactionId: 'integer',
   amount: 'number',
   discount: 'number',
@@ -133,8 +108,8 @@ export const TRANSACTION_FIELDS: Record<string, FieldType> = {
 };
 
 export function assertTransaction(t: Record<string, any>) {
-  assertFields(t, TRANSACTION_FIELDS, 'transaction');
-  assertFields(
+  assertExactFields(t, TRANSACTION_FIELDS, 'transaction');
+  assertExactFields(
     t.product,
     {
       productId: 'integer',
@@ -148,8 +123,12 @@ export function assertTransaction(t: Record<string, any>) {
     },
     'transaction.product',
   );
-  assertFields(t.product.brand, { brandId: 'integer', brandName: 'string' }, 'transaction.product.brand');
-  assertFields(
+  assertExactFields(
+    t.product.brand,
+    { brandId: 'integer', brandName: 'string' },
+    'transaction.product.brand',
+  );
+  assertExactFields(
     t.balanceInfo,
     {
       oldBalance: 'number',

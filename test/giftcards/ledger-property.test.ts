@@ -54,7 +54,7 @@ describe('ledger property under gift card orders', () => {
             funded = funded.plus(amount);
           } else {
             server.clock.advance(5_000);
-            await server.runtime.services.giftcards.orders.runDue((error) => {
+            await server.runtime.services.worker.runDue((error) => {
               throw error;
             });
           }

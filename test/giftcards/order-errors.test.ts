@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { ACCEPT, giftcardClient } from './helpers.ts';
 
@@ -12,6 +12,9 @@ describe('gift card order errors', () => {
   let client: Awaited<ReturnType<typeof giftcardClient>>;
   before(async () => {
     server = await startTestServer();
+  });
+  // every case has an account of its own: no case sees another's balance, orders or identifiers
+  beforeEach(async () => {
     client = await giftcardClient(server, { fund: 100 });
   });
   after(() => server.close());

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { D, giftcardClient } from './helpers.ts';
@@ -19,7 +19,7 @@ describe('sandbox fulfilment', () => {
   let client: Awaited<ReturnType<typeof giftcardClient>>;
   // A failed step fails the test instead of waiting for the next run.
   const runDue = () =>
-    server.runtime.services.giftcards.orders.runDue((error) => {
+    server.runtime.services.worker.runDue((error) => {
       throw error;
     });
   const balance = async () => (await client.get('/accounts/balance')).body.balance;
@@ -27,6 +27,9 @@ describe('sandbox fulfilment', () => {
     server = await startTestServer({
       env: { SANDBOX_PROCESSING_SECONDS: '5', SANDBOX_PREORDER_SECONDS: '30' },
     });
+  });
+  // every case has an account of its own: no case sees another's balance or orders
+  beforeEach(async () => {
     client = await giftcardClient(server, { fund: 1000 });
   });
   after(() => server.close());
@@ -157,7 +160,7 @@ describe('sandbox fulfilment', () => {
     const placed = await client.post('/orders', order(21));
     assert.equal(placed.body.status, 'PROCESSING');
     server.clock.advance(5_000);
-    const { poller } = server.runtime.services.giftcards;
+    const poller = server.runtime.services.worker;
     poller.start();
     try {
       const deadline = Date.now() + 5_000;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Admin, GiftCards, Topups } from '../../sdk/src/index.ts';
+import { assertEvery } from '../harness/fields.ts';
 import { ADMIN_KEY } from '../harness/server.ts';
 import {
   contractChecked,
@@ -42,11 +43,15 @@ describe('SDK endpoints', () => {
     assert.ok(products.length > 0);
     assert.ok('maxrecipientDenomination' in products[0]!, 'the spec spells it maxrecipientDenomination');
     const byCategory = await giftcards.products({ productCategoryId: categories[0]!.id, size: 5 });
-    assert.ok(byCategory.every((p) => p.category.id === categories[0]!.id));
+    assertEvery(byCategory, (p) => p.category.id === categories[0]!.id, 'products of the category');
     const product = await giftcards.product(11);
     assert.equal(product.productId, 11);
     assert.equal(product.denominationType, 'FIXED');
-    assert.ok((await giftcards.countryProducts('US', { size: 5 })).every((p) => p.country.isoName === 'US'));
+    assertEvery(
+      await giftcards.countryProducts('US', { size: 5 }),
+      (p) => p.country.isoName === 'US',
+      'products of US',
+    );
 
     const instructions = await giftcards.redeemInstructions();
     assert.ok(instructions.length > 0 && typeof instructions[0]!.brandId === 'number');
@@ -117,10 +122,10 @@ describe('SDK endpoints', () => {
     assert.ok(promotions.content.length > 0);
     const promotion = promotions.content[0]!;
     assert.equal((await topups.promotion(promotion.promotionId)).promotionId, promotion.promotionId);
-    assert.ok(
-      (await topups.promotionsByOperator(promotion.operatorId)).every(
-        (p) => p.operatorId === promotion.operatorId,
-      ),
+    assertEvery(
+      await topups.promotionsByOperator(promotion.operatorId),
+      (p) => p.operatorId === promotion.operatorId,
+      'promotions of the operator',
     );
     const promoOperator = await topups.operator(promotion.operatorId);
     assert.ok(Array.isArray(await topups.promotionsByCountry(promoOperator.country.isoName)));

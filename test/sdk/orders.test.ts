@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { AirgiftError, type FetchLike, GiftCards, Topups } from '../../sdk/src/index.ts';
 import { AUDIENCES } from '../harness/server.ts';
 import { recordingFetch, recordingSleep, type SdkServer, sandboxOptions, startSdkServer } from './helpers.ts';
@@ -13,6 +13,10 @@ describe('SDK orders', () => {
 
   before(async () => {
     s = await startSdkServer();
+  });
+  // every case has an account of its own: no case sees another's balance, orders or identifiers
+  beforeEach(async () => {
+    s.account = await s.server.admin.createAccount({ environment: 'sandbox', fund: 1000 });
   });
   after(() => s.close());
 

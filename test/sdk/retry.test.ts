@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import {
   AirgiftError,
   backoffDelay,
@@ -52,8 +52,11 @@ describe('SDK retries against a real server', () => {
 
   before(async () => {
     server = await startTestServer();
-    account = await server.admin.createAccount({ environment: 'sandbox', fund: 100 });
     fetch = tlsFetch();
+  });
+  // every case has an account of its own: no case sees another's balance or orders
+  beforeEach(async () => {
+    account = await server.admin.createAccount({ environment: 'sandbox', fund: 100 });
   });
   after(async () => {
     await fetch.close();

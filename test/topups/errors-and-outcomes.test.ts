@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { Decimal } from 'decimal.js';
 import { sql } from 'kysely';
 import { AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
@@ -10,7 +10,11 @@ import { assertTransaction, type Caller, sandboxCaller, VENDOR_ACCEPT } from './
 let server: TestServer;
 let c: Caller;
 before(async () => {
-  server = await startTestServer();
+  // the worker's loop looks for due top-ups every 100 ms when a test starts it
+  server = await startTestServer({ env: { TOPUP_WORKER_INTERVAL_MS: '100' } });
+});
+// every case has an account of its own: no case sees another's balance, top-ups or identifiers
+beforeEach(async () => {
   c = await sandboxCaller(server, { fund: 1000 });
 });
 after(() => server.close());
@@ -44,7 +48,7 @@ describe('sandbox outcomes by test number', () => {
     assert.equal(a.body.status, 'PROCESSING');
     assertTransaction(a.body);
     assert.equal(a.body.operatorTransactionId, null);
-    const worker = server.runtime.services.topups.worker;
+    const worker = server.runtime.services.worker;
     await worker.runDue();
     const early = await c.get(`/topups/reports/transactions/${a.body.transactionId}`);
     assert.equal(early.body.status, 'PROCESSING', 'not due before TOPUP_SANDBOX_PROCESSING_SECONDS');
@@ -59,8 +63,8 @@ describe('sandbox outcomes by test number', () => {
     const a = await send(c, { recipientPhone: NG('08035599990') });
     assert.equal(a.body.status, 'PROCESSING');
     server.clock.advance(31_000);
-    const worker = server.runtime.services.topups.worker;
-    worker.start(20, (error) => assert.fail(String(error)));
+    const worker = server.runtime.services.worker;
+    worker.start((error) => assert.fail(String(error)));
     try {
       let status = 'PROCESSING';
       for (let i = 0; i < 100 && status === 'PROCESSING'; i++) {
@@ -79,7 +83,7 @@ describe('sandbox outcomes by test number', () => {
     assert.equal(a.body.status, 'PROCESSING');
     assert.equal(await balance(c), new Decimal(before).minus(a.body.balanceInfo.cost).toNumber());
     server.clock.advance(31_000);
-    await server.runtime.services.topups.worker.runDue();
+    await server.runtime.services.worker.runDue();
     const done = await c.get(`/topups/reports/transactions/${a.body.transactionId}`);
     assert.equal(done.body.status, 'REFUNDED');
     assert.equal(await balance(c), before);
@@ -92,7 +96,7 @@ describe('sandbox outcomes by test number', () => {
     );
     assert.equal(refund.amount, a.body.balanceInfo.cost);
     // a second run finds nothing more to do: the transition happens once
-    await server.runtime.services.topups.worker.runDue();
+    await server.runtime.services.worker.runDue();
     assert.equal(await balance(c), before);
   });
 
@@ -183,7 +187,7 @@ describe('error codes', () => {
   });
 
   test('OPERATOR_UNAVAILABLE_OR_CURRENTLY_INACTIVE: an inactive operator (422), not listed', async () => {
-    const inactive = server.runtime.services.topups.catalog.all.find((o) => !o.status);
+    const inactive = server.runtime.services.topups.operators.all.find((o) => !o.status);
     assert.ok(inactive);
     const a = await c.post('/topups', {
       operatorId: inactive.operatorId,

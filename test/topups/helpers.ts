@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { assertFields } from '../harness/fields.ts';
 import { AUDIENCES, type TestServer } from '../harness/server.ts';
 
 /** Shared pieces of the top-up suites: a funded sandbox caller and field-type checks. */
@@ -25,26 +26,7 @@ export async function sandboxCaller(
 
 export type Caller = Awaited<ReturnType<typeof sandboxCaller>>;
 
-type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
-
-function kindOf(value: unknown): Kind[] {
-  if (value === null) return ['null'];
-  if (Array.isArray(value)) return ['array'];
-  if (typeof value === 'number') return Number.isInteger(value) ? ['integer', 'number'] : ['number'];
-  return [typeof value as Kind];
-}
-
-/** Asserts each listed field is present with one of the allowed types ("number|null"). */
-export function assertFields(object: Record<string, unknown>, spec: Record<string, string>, where = '') {
-  for (const [field, types] of Object.entries(spec)) {
-    assert.ok(field in object, `${where}${field} is missing`);
-    const allowed = types.split('|') as Kind[];
-    assert.ok(
-      kindOf(object[field]).some((k) => allowed.includes(k)),
-      `${where}${field} is ${JSON.stringify(object[field])}, expected ${types}`,
-    );
-  }
-}
+export { assertFields } from '../harness/fields.ts';
 
 export const PAGED_FIELDS = {
   content: 'array',

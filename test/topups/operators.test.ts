@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { assertEvery } from '../harness/fields.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { assertFields, assertOperator, assertPaged, type Caller, sandboxCaller } from './helpers.ts';
 
@@ -166,16 +167,13 @@ describe('operators', () => {
     ]) {
       const f = await usd.get(`/operators/countries/NG?${flag}=false`);
       assert.ok(f.body.length < a.body.length);
-      assert.ok(
-        f.body.every((o: any) => !o[field]),
-        flag,
-      );
+      assertEvery(f.body, (o: any) => !o[field], flag);
     }
     const s = await usd.get('/operators/countries/NG?suggestedAmounts=true&suggestedAmountsMap=true');
-    assert.ok(
-      s.body.every(
-        (o: any) => Array.isArray(o.suggestedAmounts) && typeof o.suggestedAmountsMap === 'object',
-      ),
+    assertEvery(
+      s.body,
+      (o: any) => Array.isArray(o.suggestedAmounts) && typeof o.suggestedAmountsMap === 'object',
+      'NG operators with suggested amounts',
     );
     const zz = await usd.get('/operators/countries/ZZ');
     assert.equal(zz.status, 404);

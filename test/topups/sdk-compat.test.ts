@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
+import { assertEvery } from '../harness/fields.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { type Caller, sandboxCaller } from './helpers.ts';
 
@@ -9,6 +10,9 @@ let server: TestServer;
 let c: Caller;
 before(async () => {
   server = await startTestServer();
+});
+// every case has an account of its own: no case sees another's top-ups
+beforeEach(async () => {
   c = await sandboxCaller(server);
 });
 after(() => server.close());
@@ -33,9 +37,9 @@ test("auto-detect accepts the '+' the SDK puts before a national number", async 
 
 test('includeRange=false / includeFixed=false leave RANGE / FIXED operators out', async () => {
   const noRange = await c.get('/operators/countries/NG?includeRange=false');
-  assert.ok(noRange.body.length > 0 && noRange.body.every((o: any) => o.denominationType === 'FIXED'));
+  assertEvery(noRange.body, (o: any) => o.denominationType === 'FIXED', 'NG operators without RANGE');
   const noFixed = await c.get('/operators?includeFixed=false&size=50');
-  assert.ok(noFixed.body.content.every((o: any) => o.denominationType === 'RANGE'));
+  assertEvery(noFixed.body.content, (o: any) => o.denominationType === 'RANGE', 'operators without FIXED');
 });
 
 test('report dates without zero padding ("2026-1-5 7:5:3"), as the SDK formats them', async () => {

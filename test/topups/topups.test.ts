@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { Decimal } from 'decimal.js';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { assertFields, assertPaged, assertTransaction, type Caller, sandboxCaller } from './helpers.ts';
@@ -32,7 +32,8 @@ async function balanceOf(c: Caller) {
 
 describe('POST /topups', () => {
   let c: Caller;
-  before(async () => {
+  // every case has an account of its own: no case sees another's balance, top-ups or identifiers
+  beforeEach(async () => {
     c = await sandboxCaller(server, { fund: 1000 });
   });
 

@@ -11,8 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { OperatorRecord, PromotionRecord } from '../../src/modules/topups/operator-catalog.ts';
-import { createPrefixMatcher, normalizePhone } from '../../src/modules/topups/operator-detection.ts';
+import { normalizePhone } from '../../src/lib/phone.ts';
+import type { OperatorRecord, PromotionRecord } from '../../src/modules/topups/catalog/operator-catalog.ts';
+import { createPrefixMatcher } from '../../src/modules/topups/catalog/operator-detection.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DATA = path.join(ROOT, 'data', 'operators');

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, Environment } from '../../db/schema.ts';
-import { AppError, type ErrorDetail } from '../../http/error-codes.ts';
+import { AppError, type ErrorDetail } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { currencyName, isCurrency, minorUnitsOf } from '../../lib/currencies.ts';
 import { type Dec, dec } from '../../lib/money.ts';
@@ -139,21 +139,18 @@ export function createAccountsService(deps: AccountsServiceDeps) {
   /** The account with its balances and credentials (never secrets), for the admin API. */
   async function describe(accountId: number) {
     const account = await require(accountId);
-    const [creds, ...balances] = await Promise.all([
+    const [creds, live, sandbox] = await Promise.all([
       credentials.listForAccount(accountId),
-      ...ENVIRONMENTS.map((env) => ledger.balance(accountId, env)),
+      ledger.balance(accountId, 'live'),
+      ledger.balance(accountId, 'sandbox'),
     ]);
+    const summary = (b: typeof live) => ({
+      balance: b?.balance.toNumber() ?? 0,
+      updatedAt: b && formatDateTime(b.updatedAt),
+    });
     return {
       ...present(account),
-      balances: Object.fromEntries(
-        ENVIRONMENTS.map((env, i) => [
-          env,
-          {
-            balance: balances[i]?.balance.toNumber() ?? 0,
-            updatedAt: balances[i] && formatDateTime(balances[i].updatedAt),
-          },
-        ]),
-      ),
+      balances: { live: summary(live), sandbox: summary(sandbox) },
       credentials: creds.map((c) => ({
         clientId: c.clientId,
         environment: c.environment,

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { pagingQuery, toLimitOffset } from '../../http/paging.ts';
+import type { TypedApp } from '../../http/schemas.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { Ledger } from '../ledger/index.ts';
@@ -53,12 +53,12 @@ const BalanceChangeBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsService, ledger: Ledger) {
+export function accountAdminRoutes(app: TypedApp, accounts: AccountsService, ledger: Ledger) {
   app.post(
     '/accounts',
     { schema: { body: CreateAccountBody, response: { 200: CreatedAccount } } },
     async (request) => {
-      const body = request.body as Static<typeof CreateAccountBody>;
+      const body = request.body;
       return accounts.create({
         name: body.name,
         currencyCode: body.currency,
@@ -76,7 +76,7 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
     '/accounts',
     { schema: { querystring: Type.Object(pagingQuery(200)), response: { 200: AccountPage } } },
     async (request) => {
-      const page = toLimitOffset(request.query as { page?: number; size?: number });
+      const page = toLimitOffset(request.query);
       const { items, total } = await accounts.list(page);
       return { items, total, page: page.page, size: page.size };
     },
@@ -86,7 +86,7 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
     '/accounts/:accountId',
     { schema: { params: AccountIdParams, response: { 200: AccountDetail } } },
     async (request) => {
-      const { accountId } = request.params as Static<typeof AccountIdParams>;
+      const { accountId } = request.params;
       return accounts.describe(accountId);
     },
   );
@@ -95,8 +95,8 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
     '/accounts/:accountId',
     { schema: { params: AccountIdParams, body: UpdateAccountBody, response: { 200: Account } } },
     async (request) => {
-      const { accountId } = request.params as Static<typeof AccountIdParams>;
-      return accounts.update(accountId, request.body as Static<typeof UpdateAccountBody>);
+      const { accountId } = request.params;
+      return accounts.update(accountId, request.body);
     },
   );
 
@@ -108,7 +108,7 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
       `/accounts/:accountId/${action}`,
       { schema: { params: AccountIdParams, response: { 200: Account } } },
       async (request) => {
-        const { accountId } = request.params as Static<typeof AccountIdParams>;
+        const { accountId } = request.params;
         return accounts.update(accountId, { status });
       },
     );
@@ -122,8 +122,8 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
     '/accounts/:accountId/credentials',
     { schema: { params: AccountIdParams, body: CredentialBody, response: { 200: CreatedCredential } } },
     async (request) => {
-      const { accountId } = request.params as Static<typeof AccountIdParams>;
-      const body = request.body as Static<typeof CredentialBody>;
+      const { accountId } = request.params;
+      const body = request.body;
       return accounts.createCredential(accountId, body.environment, body.scopes);
     },
   );
@@ -133,7 +133,7 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
     '/credentials/:clientId/revoke',
     { schema: { params: ClientParams, response: { 200: RevokedCredential } } },
     async (request) => {
-      return accounts.revokeCredential((request.params as Static<typeof ClientParams>).clientId);
+      return accounts.revokeCredential(request.params.clientId);
     },
   );
 
@@ -145,8 +145,8 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
       `/accounts/:accountId/${action}`,
       { schema: { params: AccountIdParams, body: BalanceChangeBody, response: { 200: BalanceChange } } },
       async (request) => {
-        const { accountId } = request.params as Static<typeof AccountIdParams>;
-        const body = request.body as Static<typeof BalanceChangeBody>;
+        const { accountId } = request.params;
+        const body = request.body;
         return accounts.changeBalance(accountId, body.environment, kind, body.amount, body.reason);
       },
     );
@@ -157,8 +157,8 @@ export function accountAdminRoutes(app: FastifyInstance, accounts: AccountsServi
     '/accounts/:accountId/ledger',
     { schema: { params: AccountIdParams, querystring: LedgerQuery, response: { 200: LedgerPage } } },
     async (request) => {
-      const { accountId } = request.params as Static<typeof AccountIdParams>;
-      const query = request.query as Static<typeof LedgerQuery>;
+      const { accountId } = request.params;
+      const query = request.query;
       await accounts.require(accountId);
       const page = toLimitOffset(query);
       const entries = await ledger.entries(accountId, query.environment, page);

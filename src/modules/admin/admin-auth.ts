@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../http/error-codes.ts';
+import { AppError } from '../../errors/error-codes.ts';
 
 /**
  * The admin API is the operator's: one key (ADMIN_KEY, or generated into the data directory on

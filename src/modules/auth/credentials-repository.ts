@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, Environment } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
 
 /** SQL for credentials. Only this file reads or writes the `credentials` table. */
 export interface CredentialRow {
@@ -18,7 +19,7 @@ export interface CredentialRow {
  */
 const AUTH_CACHE_MS = 1000;
 
-export function credentialsRepository(db: Kysely<Database>) {
+export function credentialsRepository(db: Kysely<Database>, clock: Clock) {
   const authCache = new Map<string, { row: CredentialRow | undefined; at: number }>();
   const columns = [
     'client_id as clientId',
@@ -63,11 +64,12 @@ export function credentialsRepository(db: Kysely<Database>) {
 
     /** `find` for the auth hook: every request checks its credential, so a short cache saves a query. */
     async findForAuth(clientId: string): Promise<CredentialRow | undefined> {
+      const now = clock.now().getTime();
       const hit = authCache.get(clientId);
-      if (hit && Date.now() - hit.at < AUTH_CACHE_MS) return hit.row;
+      if (hit && now - hit.at < AUTH_CACHE_MS) return hit.row;
       const row = await this.find(clientId);
       if (authCache.size > 10_000) authCache.clear();
-      authCache.set(clientId, { row, at: Date.now() });
+      authCache.set(clientId, { row, at: now });
       return row;
     },
 

@@ -4,7 +4,8 @@ import type { TokenRequest, TokenService } from './token-service.ts';
 
 /**
  * `POST {auth}/oauth/token`: client credentials by JSON or form body (RFC 6749 §4.4). Errors use the
- * OAuth body `{error, error_description}` (see OAuthError in the error handler), not the envelope.
+ * OAuth body `{error, error_description}` (`errors/oauth-error.ts`, answered by the error handler),
+ * not the envelope.
  */
 export function tokenRoutes(app: FastifyInstance, tokens: TokenService) {
   const Token = Type.Object({

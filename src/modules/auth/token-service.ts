@@ -1,19 +1,19 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { Base, BaseRouter, Product } from '../../http/bases.ts';
-import { AppError } from '../../http/error-codes.ts';
-import { OAuthError } from '../../http/error-handler.ts';
-import type { Principal } from '../../http/request-context.ts';
+import { AppError } from '../../errors/error-codes.ts';
+import { OAuthError } from '../../errors/oauth-error.ts';
+import type { Base, BaseRouter } from '../../http/bases.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { verifySecret } from './client-secrets.ts';
 import type { CredentialsRepository } from './credentials-repository.ts';
+import type { Principal } from './principal.ts';
 import { scopesForProduct } from './scopes.ts';
 
 /**
  * The OAuth 2.0 client-credentials token service (decisions §2). Tokens are HS256 JWTs whose
  * audience is one product base; `authenticate` accepts a token only on that base, only while it is
- * unexpired, and only while its credential is not revoked (checked on every request, so revoking a
- * credential revokes its tokens at once).
+ * unexpired, and only while its credential is not revoked (looked up on every request through a 1 s
+ * cache: a revocation in this process stops its tokens at once, in another process within a second).
  */
 export interface TokenServiceDeps {
   credentials: CredentialsRepository;
@@ -47,18 +47,16 @@ export function createTokenService(deps: TokenServiceDeps) {
     const clientSecret = str(body.client_secret);
     const audience = str(body.audience);
     if (body.grant_type !== 'client_credentials') {
-      if (body.grant_type === undefined)
-        throw new OAuthError(400, 'invalid_request', 'grant_type is required');
-      throw new OAuthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
+      if (body.grant_type === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
+      throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported');
     }
     if (!clientId || !clientSecret) {
-      throw new OAuthError(400, 'invalid_request', 'client_id and client_secret are required strings');
+      throw new OAuthError('invalid_request', 'client_id and client_secret are required strings');
     }
-    if (!audience) throw new OAuthError(400, 'invalid_request', 'audience is required');
+    if (!audience) throw new OAuthError('invalid_request', 'audience is required');
     const base = bases.byUrl(audience);
     if (!base?.environment || (base.kind !== 'giftcards' && base.kind !== 'topups')) {
       throw new OAuthError(
-        400,
         'invalid_target',
         `Unknown audience ${audience}; use one of the product base URLs`,
       );
@@ -67,11 +65,10 @@ export function createTokenService(deps: TokenServiceDeps) {
     const credential = await credentials.find(clientId);
     const secretOk = credential ? await verifySecret(clientSecret, credential.secretHash) : false;
     if (!credential || !secretOk || credential.revokedAt) {
-      throw new OAuthError(401, 'invalid_client', 'Unknown client, wrong secret, or revoked credential');
+      throw new OAuthError('invalid_client', 'Unknown client, wrong secret, or revoked credential');
     }
     if (credential.environment !== base.environment) {
       throw new OAuthError(
-        401,
         'invalid_client',
         `This credential belongs to the ${credential.environment} environment; the audience is ${base.environment}`,
       );
@@ -129,7 +126,3 @@ export function createTokenService(deps: TokenServiceDeps) {
 }
 
 export type TokenService = ReturnType<typeof createTokenService>;
-
-export function productOf(base: Base): Product | null {
-  return base.kind === 'giftcards' || base.kind === 'topups' ? base.kind : null;
-}

@@ -6,8 +6,8 @@ import type { Ledger } from '../ledger/index.ts';
 import type { Countries, Fx } from '../reference/index.ts';
 import { catalogRepository } from './catalog/catalog-repository.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
-import { fulfilmentPoller } from './fulfilment/fulfilment-poller.ts';
 import { createSandboxSimulator } from './fulfilment/sandbox-simulator.ts';
+import { unconfiguredProvider } from './fulfilment/unconfigured-provider.ts';
 import { cardCodec, cardCodesKey } from './orders/card-codes.ts';
 import { createOrderService } from './orders/order-service.ts';
 import { ordersRepository } from './orders/orders-repository.ts';
@@ -15,7 +15,8 @@ import { createTransactionReports } from './orders/transaction-reports.ts';
 
 /**
  * The gift card service's objects from their explicit dependencies: the catalog, orders (with the
- * sandbox simulator as the sandbox's provider; live has none yet), the reports and the poller.
+ * sandbox simulator as the sandbox's provider; live's refuses every order), the reports. The worker
+ * (`src/worker/`) takes the next steps of orders that are not final.
  */
 export interface GiftcardDeps {
   config: Config;
@@ -27,11 +28,11 @@ export interface GiftcardDeps {
   countries: Countries;
 }
 
-/** A generous bound on one fulfilment step: past it, the poller takes over an order left behind. */
+/** A generous bound on one fulfilment step: past it, the worker takes over an order left behind. */
 const RESCUE_AFTER_MS = 60_000;
 
 export function createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries }: GiftcardDeps) {
-  const catalog = createCatalogService({ repository: catalogRepository(db.kysely), fx, countries });
+  const catalog = createCatalogService({ repository: catalogRepository(db.kysely), fx, countries, clock });
   const codec = cardCodec(() => cardCodesKey(config.cardCodesKey, config.dataDir));
   const repository = ordersRepository(db.kysely);
   const orders = createOrderService({
@@ -44,7 +45,7 @@ export function createGiftcardServices({ config, db, clock, ledger, accounts, fx
     repository,
     codec,
     providers: {
-      live: null,
+      live: unconfiguredProvider('live'),
       sandbox: createSandboxSimulator({
         processingMs: config.sandboxProcessingSeconds * 1000,
         preOrderMs: config.sandboxPreOrderSeconds * 1000,
@@ -57,8 +58,7 @@ export function createGiftcardServices({ config, db, clock, ledger, accounts, fx
     },
   });
   const reports = createTransactionReports({ repository, codec });
-  const poller = fulfilmentPoller((onError) => orders.runDue(onError), config.fulfilmentPollMs);
-  return { catalog, orders, reports, poller };
+  return { catalog, orders, reports };
 }
 
 export type GiftcardServices = ReturnType<typeof createGiftcardServices>;

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../services.ts';
-import { balanceRoute } from '../accounts/index.ts';
-import { catalogRoutes } from './catalog-routes.ts';
-import { orderRoutes } from './order-routes.ts';
+import type { TypedApp } from '../../http/schemas.ts';
+import { type AccountsService, balanceRoute } from '../accounts/index.ts';
+import { catalogRoutes } from './catalog/catalog-routes.ts';
+import type { GiftcardServices } from './giftcard-services.ts';
+import { orderRoutes } from './orders/order-routes.ts';
 
 /**
  * The gift card service's routes, mounted on both gift card bases (live and sandbox). Every route
@@ -10,11 +10,16 @@ import { orderRoutes } from './order-routes.ts';
  */
 export const GIFTCARDS_DEFAULT_SCOPE = 'developer';
 
-export function giftcardRoutes(app: FastifyInstance, services: Services) {
-  balanceRoute(app, services.accounts, GIFTCARDS_DEFAULT_SCOPE);
-  catalogRoutes(app, services, services.giftcards);
-  orderRoutes(app, services.giftcards);
+export function giftcardRoutes(
+  app: TypedApp,
+  deps: { accounts: AccountsService; giftcards: GiftcardServices },
+) {
+  const { accounts, giftcards } = deps;
+  balanceRoute(app, accounts, GIFTCARDS_DEFAULT_SCOPE);
+  catalogRoutes(app, { catalog: giftcards.catalog, accounts });
+  orderRoutes(app, giftcards);
 }
 
-export { catalogAdminRoutes } from './catalog-admin-routes.ts';
-export { createGiftcardServices, type GiftcardServices } from './giftcard-services.ts';
+export { catalogAdminRoutes } from './catalog/catalog-admin-routes.ts';
+export { createGiftcardServices } from './giftcard-services.ts';
+export type { OrderService } from './orders/order-service.ts';

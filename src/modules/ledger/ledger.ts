@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, Environment, LedgerKind } from '../../db/schema.ts';
-import { AppError } from '../../http/error-codes.ts';
+import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
 

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
-import { AppError } from '../../http/error-codes.ts';
+import { Type } from 'typebox';
+import { AppError } from '../../errors/error-codes.ts';
+import type { TypedApp } from '../../http/schemas.ts';
 import { formatDateTime, parseDateTime } from '../../lib/time-format.ts';
 import type { Fx } from './fx.ts';
 
@@ -17,7 +17,7 @@ const Body = Type.Object(
   { additionalProperties: false },
 );
 
-export function fxAdminRoutes(app: FastifyInstance, fx: Fx) {
+export function fxAdminRoutes(app: TypedApp, fx: Fx) {
   const Rate = Type.Object({ currencyCode: Type.String(), unitsPerUsd: Type.Number(), asOf: Type.String() });
   const Rates = Type.Object({ marginPercent: Type.Number(), rates: Type.Array(Rate) });
   app.get('/fx-rates', { schema: { response: { 200: Rates } } }, async () => ({
@@ -32,8 +32,8 @@ export function fxAdminRoutes(app: FastifyInstance, fx: Fx) {
     '/fx-rates/:currencyCode',
     { schema: { params: Params, body: Body, response: { 200: Rate } } },
     async (request) => {
-      const { currencyCode } = request.params as Static<typeof Params>;
-      const body = request.body as Static<typeof Body>;
+      const { currencyCode } = request.params;
+      const body = request.body;
       const asOf = body.asOf === undefined ? undefined : parseDateTime(body.asOf);
       if (asOf === null)
         throw new AppError('INVALID_REQUEST', 'asOf must be yyyy-MM-dd HH:mm:ss', [

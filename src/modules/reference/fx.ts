@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../http/error-codes.ts';
+import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Dec, dec } from '../../lib/money.ts';
 import { parseDateTime } from '../../lib/time-format.ts';
 import { SEED_DIR } from './countries.ts';
+import type { FxRateRow, FxRepository } from './fx-repository.ts';
 
 /**
  * The FX table (decisions §5): one rate per currency against USD, with its as-of time, and a
@@ -22,23 +21,15 @@ import { SEED_DIR } from './countries.ts';
 const SIGNIFICANT = 12;
 const CACHE_MS = 30_000;
 
-export interface FxRateRow {
-  currencyCode: string;
-  unitsPerUsd: string;
-  asOf: Date;
-}
-
-export function createFx(db: Kysely<Database>, clock: Clock, marginPercent: string) {
+export function createFx(repository: FxRepository, clock: Clock, marginPercent: string) {
   const margin = dec(marginPercent).div(100);
   let cache: { at: number; rates: Map<string, FxRateRow> } | null = null;
 
   async function table(): Promise<Map<string, FxRateRow>> {
-    if (cache && Date.now() - cache.at < CACHE_MS) return cache.rates;
-    const rows = await db
-      .selectFrom('fx_rates')
-      .select(['currency_code as currencyCode', 'units_per_usd as unitsPerUsd', 'as_of as asOf'])
-      .execute();
-    cache = { at: Date.now(), rates: new Map(rows.map((r) => [r.currencyCode, r])) };
+    const now = clock.now().getTime();
+    if (cache && now - cache.at < CACHE_MS) return cache.rates;
+    const rows = await repository.all();
+    cache = { at: now, rates: new Map(rows.map((r) => [r.currencyCode, r])) };
     return cache.rates;
   }
 
@@ -91,15 +82,7 @@ export function createFx(db: Kysely<Database>, clock: Clock, marginPercent: stri
       ]);
     }
     const at = asOf ?? clock.now();
-    await db
-      .insertInto('fx_rates')
-      .values({ currency_code: code, units_per_usd: value.toFixed(), as_of: at, updated_at: clock.now() })
-      .onConflict((oc) =>
-        oc
-          .column('currency_code')
-          .doUpdateSet({ units_per_usd: value.toFixed(), as_of: at, updated_at: clock.now() }),
-      )
-      .execute();
+    await repository.upsert({ currencyCode: code, unitsPerUsd: value.toFixed(), asOf: at }, clock.now());
     cache = null;
     return { currencyCode: code, unitsPerUsd: value.toNumber(), asOf: at };
   }
@@ -108,17 +91,12 @@ export function createFx(db: Kysely<Database>, clock: Clock, marginPercent: stri
   async function seed(path = join(SEED_DIR, 'fx-rates.json')) {
     const file = JSON.parse(readFileSync(path, 'utf8')) as { asOf: string; rates: Record<string, string> };
     const asOf = parseDateTime(file.asOf) ?? clock.now();
-    const rows = Object.entries({ USD: '1', ...file.rates }).map(([code, units]) => ({
-      currency_code: code,
-      units_per_usd: units,
-      as_of: asOf,
-      updated_at: clock.now(),
+    const rows = Object.entries({ USD: '1', ...file.rates }).map(([currencyCode, unitsPerUsd]) => ({
+      currencyCode,
+      unitsPerUsd,
+      asOf,
     }));
-    await db
-      .insertInto('fx_rates')
-      .values(rows)
-      .onConflict((oc) => oc.column('currency_code').doNothing())
-      .execute();
+    await repository.insertMissing(rows, clock.now());
     cache = null;
   }
 

@@ -3,5 +3,6 @@
  */
 export { type Countries, type Country, loadCountries, SEED_DIR } from './countries.ts';
 export { GiftcardCountry, TopupCountry } from './country-schemas.ts';
-export { createFx, type Fx, type FxRateRow } from './fx.ts';
+export { createFx, type Fx } from './fx.ts';
 export { fxAdminRoutes } from './fx-admin-routes.ts';
+export { fxRepository } from './fx-repository.ts';

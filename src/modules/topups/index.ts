@@ -1,19 +1,23 @@
-import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../services.ts';
-import { balanceRoute } from '../accounts/index.ts';
-import { commissionPromotionRoutes } from './commission-promotion-routes.ts';
-import { loadOperatorCatalog } from './operator-catalog.ts';
-import { operatorRoutes } from './operator-routes.ts';
-import { createOperatorViews } from './operator-view.ts';
-import type { TopupDeps } from './topup-deps.ts';
-import { transactionRoutes } from './topup-routes.ts';
-import { createTopupService } from './topup-service.ts';
-import { createTopupStates } from './topup-states.ts';
-import { createTopupWorker } from './topup-worker.ts';
-import { topupsRepository } from './topups-repository.ts';
-
-export { SANDBOX_TEST_SUFFIXES } from './sandbox-simulator.ts';
-export { TOPUP_TRANSITIONS } from './topup-states.ts';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/schema.ts';
+import type { TypedApp } from '../../http/schemas.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { type AccountsService, balanceRoute } from '../accounts/index.ts';
+import type { Ledger } from '../ledger/index.ts';
+import type { Countries, Fx } from '../reference/index.ts';
+import { createTopupCatalogService } from './catalog/catalog-service.ts';
+import { commissionPromotionRoutes } from './catalog/commission-promotion-routes.ts';
+import { loadOperatorCatalog } from './catalog/operator-catalog.ts';
+import { operatorRoutes } from './catalog/operator-routes.ts';
+import { createOperatorViews } from './catalog/operator-view.ts';
+import { createSandboxSimulator } from './fulfilment/sandbox-simulator.ts';
+import { unconfiguredProvider } from './fulfilment/unconfigured-provider.ts';
+import { createTopupReports } from './orders/topup-reports.ts';
+import { topupRoutes as orderRoutes } from './orders/topup-routes.ts';
+import { createTopupService } from './orders/topup-service.ts';
+import { createTopupStates } from './orders/topup-states.ts';
+import { topupsRepository } from './orders/topups-repository.ts';
 
 /**
  * The top-up service's routes, mounted on both top-up bases (live and sandbox). Each route names
@@ -21,42 +25,62 @@ export { TOPUP_TRANSITIONS } from './topup-states.ts';
  */
 export const TOPUPS_DEFAULT_SCOPE = 'topups:undeclared';
 
+/** What the top-up module is built from; passed explicitly, never imported as singletons. */
+export interface TopupDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  config: Pick<Config, 'topupRecentRechargeSeconds' | 'topupSandboxProcessingSeconds'>;
+  accounts: AccountsService;
+  ledger: Ledger;
+  fx: Fx;
+  countries: Countries;
+}
+
 /**
- * Builds the top-up module from its dependencies: the operator catalogue (in memory, from
- * data/operators), the views, the repository, the state machine, the service and the worker.
+ * Builds the top-up module: the operator catalogue (in memory, from data/operators) and its service,
+ * the providers (the sandbox simulator; live's refuses every top-up), orders and reports.
  *
  * @example
  * const topups = createTopups({ db, clock, config, accounts, ledger, fx, countries });
- * topups.worker.start(config.topupWorkerIntervalMs, log); // main.ts
+ * await topups.orders.send(principal, { operatorId: 1001, amount: 10, recipientPhone });
  */
-export function createTopups(input: Omit<TopupDeps, 'catalog' | 'views'>) {
-  const catalog = loadOperatorCatalog();
-  const views = createOperatorViews({
-    fx: input.fx,
-    countries: input.countries,
-    catalog,
-    clock: input.clock,
-  });
-  const deps: TopupDeps = { ...input, catalog, views };
-  const repo = topupsRepository(input.db);
-  const states = createTopupStates({ repo, ledger: input.ledger, clock: input.clock });
-  const service = createTopupService({ ...deps, repo, states });
-  const worker = createTopupWorker({
-    db: input.db,
-    clock: input.clock,
+export function createTopups(deps: TopupDeps) {
+  const { db, clock, config, accounts, ledger, fx, countries } = deps;
+  const operators = loadOperatorCatalog();
+  const views = createOperatorViews({ fx, countries, catalog: operators, clock });
+  const catalog = createTopupCatalogService({ operators, views, countries, accounts, fx });
+  const repo = topupsRepository(db);
+  const states = createTopupStates({ repo, ledger, clock });
+  const orders = createTopupService({
+    db,
+    clock,
+    config,
+    accounts,
+    ledger,
+    fx,
+    countries,
+    operators,
+    views,
     repo,
     states,
-    sandboxResult: service.sandboxResult,
+    providers: {
+      sandbox: createSandboxSimulator({ processingMs: config.topupSandboxProcessingSeconds * 1000 }),
+      live: unconfiguredProvider('live'),
+    },
   });
-  return { deps, catalog, repo, service, worker };
+  const reports = createTopupReports({ repo });
+  return { operators, catalog, orders, reports };
 }
 
 export type Topups = ReturnType<typeof createTopups>;
 
-export function topupRoutes(app: FastifyInstance, services: Services) {
-  balanceRoute(app, services.accounts, 'read-prepaid-balance');
-  const { deps, service, repo, catalog } = services.topups;
-  operatorRoutes(app, deps);
-  commissionPromotionRoutes(app, deps, catalog.termsAsOf);
-  transactionRoutes(app, service, repo);
+export function topupRoutes(app: TypedApp, deps: { accounts: AccountsService; topups: Topups }) {
+  const { accounts, topups } = deps;
+  balanceRoute(app, accounts, 'read-prepaid-balance');
+  operatorRoutes(app, topups.catalog);
+  commissionPromotionRoutes(app, topups.catalog);
+  orderRoutes(app, topups);
 }
+
+export type { TopupService } from './orders/topup-service.ts';
+export type { TopupRow } from './orders/topups-repository.ts';

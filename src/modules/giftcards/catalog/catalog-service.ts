@@ -1,6 +1,7 @@
 import type { Environment } from '../../../db/schema.ts';
-import { AppError, type ErrorDetail } from '../../../http/error-codes.ts';
-import { type Dec, dec } from '../../../lib/money.ts';
+import { AppError, type ErrorDetail } from '../../../errors/error-codes.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import { type Dec, dec, roundToMinor } from '../../../lib/money.ts';
 import type { Countries, Fx } from '../../reference/index.ts';
 import {
   isSandboxTestProduct,
@@ -43,8 +44,14 @@ interface Loaded {
   byId: Map<number, CatalogEntry>;
 }
 
-export function createCatalogService(deps: { repository: CatalogRepository; fx: Fx; countries: Countries }) {
-  const { repository, fx, countries } = deps;
+export function createCatalogService(deps: {
+  repository: CatalogRepository;
+  fx: Fx;
+  countries: Countries;
+  clock: Clock;
+}) {
+  const { repository, fx, countries, clock } = deps;
+  const nowMs = () => clock.now().getTime();
   let loaded: Promise<Loaded> | null = null;
   let loadedAt = 0;
   let prices = { at: 0, byKey: new Map<string, SenderPrices>() };
@@ -72,8 +79,8 @@ export function createCatalogService(deps: { repository: CatalogRepository; fx: 
   }
 
   function catalog(): Promise<Loaded> {
-    if (Date.now() - loadedAt > CATALOG_CACHE_MS) loaded = null;
-    if (!loaded) loadedAt = Date.now();
+    if (nowMs() - loadedAt > CATALOG_CACHE_MS) loaded = null;
+    if (!loaded) loadedAt = nowMs();
     loaded ??= load().catch((error) => {
       loaded = null;
       throw error;
@@ -90,7 +97,7 @@ export function createCatalogService(deps: { repository: CatalogRepository; fx: 
     p.status === 'ACTIVE' && (env === 'sandbox' || !isSandboxTestProduct(p.productId));
 
   async function pricesOf(entry: CatalogEntry, currency: string): Promise<SenderPrices> {
-    if (Date.now() - prices.at > PRICE_CACHE_MS) prices = { at: Date.now(), byKey: new Map() };
+    if (nowMs() - prices.at > PRICE_CACHE_MS) prices = { at: nowMs(), byKey: new Map() };
     const key = `${currency}:${entry.productId}`;
     let found = prices.byKey.get(key);
     if (!found) {
@@ -135,6 +142,27 @@ export function createCatalogService(deps: { repository: CatalogRepository; fx: 
   }
 
   return {
+    countries: () => countries.all,
+
+    /** A country by ISO code, else 404. */
+    country(code: string) {
+      const found = countries.find(code);
+      if (!found) throw new AppError('RESOURCE_NOT_FOUND', `No country ${code}`);
+      return found;
+    },
+
+    /** decisions §5: `amount` of recipient currency `currencyCode`, priced in the account currency. */
+    async fxRate(accountCurrency: string, currencyCode: string, amount: string) {
+      const code = currencyCode.toUpperCase();
+      const cost = await fx.cost(amount, code, accountCurrency);
+      return {
+        senderCurrency: accountCurrency,
+        senderAmount: roundToMinor(cost, accountCurrency).toNumber(),
+        recipientCurrency: code,
+        recipientAmount: dec(amount).toNumber(),
+      };
+    },
+
     find,
     pricesOf,
     invalidate,

@@ -1,8 +1,16 @@
+import type { FulfilmentProvider } from '../../../lib/fulfilment-provider.ts';
+
 /**
- * The edge between an accepted order and whoever makes its cards (styleguide: providers behind an
- * interface). The order service asks a provider for one step at a time; what a step means for the
- * order's state, the ledger and the stored codes is decided in `../orders/order-states.ts` only.
+ * The gift card provider: the shape of `lib/fulfilment-provider.ts` with gift card orders and steps.
+ * `accept` refuses an order before any debit (no provider for the environment, out of stock without a
+ * pre-order); `step` says what became of an accepted order. What a step means for the order's state,
+ * the ledger and the stored codes is decided in `../orders/order-states.ts` only.
  */
+export interface OrderRequest {
+  productId: number;
+  preOrder: boolean;
+}
+
 export interface OrderToFulfil {
   transactionId: number;
   productId: number;
@@ -22,8 +30,4 @@ export type FulfilmentStep =
   | { status: 'PENDING' | 'PROCESSING' | 'FAILED'; nextCheckAt: Date }
   | { status: 'REFUNDED' };
 
-export interface FulfilmentProvider {
-  /** False when no card can be issued now: only a pre-order is accepted then. */
-  inStock(productId: number): boolean;
-  step(order: OrderToFulfil, now: Date): FulfilmentStep;
-}
+export type GiftcardProvider = FulfilmentProvider<OrderRequest, OrderToFulfil, FulfilmentStep>;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { FulfilmentProvider, FulfilmentStep, IssuedCard, OrderToFulfil } from './provider.ts';
+import { AppError } from '../../../errors/error-codes.ts';
+import type { FulfilmentStep, GiftcardProvider, IssuedCard, OrderToFulfil } from './provider.ts';
 import { sandboxOutcomeOf } from './sandbox-test-values.ts';
 
 /**
@@ -12,9 +13,17 @@ export interface SimulatorTimings {
   preOrderMs: number;
 }
 
-export function createSandboxSimulator(timings: SimulatorTimings): FulfilmentProvider {
+export function createSandboxSimulator(timings: SimulatorTimings): GiftcardProvider {
   return {
-    inStock: (productId) => sandboxOutcomeOf(productId) !== 'PREORDER',
+    accept({ productId, preOrder }) {
+      // product 22 is out of stock: only a pre-order is taken
+      if (sandboxOutcomeOf(productId) === 'PREORDER' && !preOrder) {
+        throw new AppError(
+          'UNPROCCESSABLE_ENTITY',
+          `Product ${productId} is out of stock; order it with preOrder: true to be served when it is back`,
+        );
+      }
+    },
     step(order: OrderToFulfil, now: Date): FulfilmentStep {
       const outcome = sandboxOutcomeOf(order.productId);
       const after = (ms: number) => new Date(order.createdAt.getTime() + ms);

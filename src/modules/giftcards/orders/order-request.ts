@@ -1,30 +1,14 @@
-import type { CountryCode } from 'libphonenumber-js/max';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { type Static, Type } from 'typebox';
-import { AppError, type ErrorDetail } from '../../../http/error-codes.ts';
+import { AppError, type ErrorDetail } from '../../../errors/error-codes.ts';
+import { parseEmail } from '../../../lib/email.ts';
 import { dec } from '../../../lib/money.ts';
+import { validPhoneOf } from '../../../lib/phone.ts';
 import type { CatalogEntry } from '../catalog/product-view.ts';
+import type { OrderBody } from './order-schemas.ts';
 
 /**
- * The body of `POST /orders` (giftcards.md) and every rule of its table that a schema cannot say:
- * the price offered, the quantity bounds, the user id some products need, e-mail and E.164 phone.
- * Optional fields may also be sent as null, as some clients do.
+ * Every rule of the `POST /orders` table (giftcards.md) that its schema (`order-schemas.ts`) cannot
+ * say: the price offered, the quantity bounds, the user id some products need, e-mail and E.164 phone.
  */
-const orNull = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
-  Type.Optional(Type.Union([t, Type.Null()]));
-
-export const OrderBody = Type.Object({
-  productId: Type.Integer({ minimum: 1 }),
-  quantity: Type.Integer(),
-  unitPrice: Type.Number(),
-  senderName: Type.String(),
-  customIdentifier: orNull(Type.String()),
-  preOrder: orNull(Type.Boolean()),
-  productAdditionalRequirements: orNull(Type.Object({ userId: orNull(Type.String()) })),
-  recipientEmail: orNull(Type.String()),
-  recipientPhoneDetails: orNull(Type.Object({ countryCode: Type.String(), phoneNumber: Type.String() })),
-});
-export type OrderBody = Static<typeof OrderBody>;
 
 export interface CheckedOrder {
   unitPrice: string;
@@ -37,7 +21,6 @@ export interface CheckedOrder {
   preOrder: boolean;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 export const MAX_CUSTOM_IDENTIFIER = 150;
 const MAX_SENDER_NAME = 200;
 
@@ -81,23 +64,21 @@ export function checkOrder(body: OrderBody, product: CatalogEntry, maxQuantity: 
     problems.push({ field: 'productAdditionalRequirements.userId', issue: 'required by this product' });
   }
   const recipientEmail = body.recipientEmail ?? null;
-  if (recipientEmail !== null && (!EMAIL.test(recipientEmail) || recipientEmail.length > 254)) {
+  if (recipientEmail !== null && !parseEmail(recipientEmail)) {
     problems.push({ field: 'recipientEmail', issue: 'not an e-mail address' });
   }
   let phone: CheckedOrder['phone'] = null;
   if (body.recipientPhoneDetails) {
     const { countryCode, phoneNumber } = body.recipientPhoneDetails;
     const country = countryCode.toUpperCase();
-    const parsed = /^[A-Z]{2}$/.test(country)
-      ? parsePhoneNumberFromString(phoneNumber, country as CountryCode)
-      : undefined;
-    if (!parsed?.isValid() || parsed.country !== country) {
+    const parsed = /^[A-Z]{2}$/.test(country) ? validPhoneOf(phoneNumber, country) : null;
+    if (!parsed) {
       problems.push({
         field: 'recipientPhoneDetails.phoneNumber',
         issue: `not a valid E.164 number of ${countryCode}`,
       });
     } else {
-      phone = { e164: parsed.number, countryCode: country };
+      phone = { e164: parsed.e164, countryCode: country };
     }
   }
   const preOrder = body.preOrder === true;

@@ -1,17 +1,18 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
-import { AppError } from '../../../http/error-codes.ts';
-import type { Principal } from '../../../http/request-context.ts';
+import type { Database, Environment } from '../../../db/schema.ts';
+import { AppError } from '../../../errors/error-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { dec, roundToMinor } from '../../../lib/money.ts';
 import type { AccountsService } from '../../accounts/index.ts';
+import type { Principal } from '../../auth/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Fx } from '../../reference/index.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
-import type { FulfilmentProvider } from '../fulfilment/provider.ts';
+import type { GiftcardProvider } from '../fulfilment/provider.ts';
 import type { CardCodec } from './card-codes.ts';
 import { priceOrder } from './order-pricing.ts';
-import { checkOrder, type OrderBody } from './order-request.ts';
+import { checkOrder } from './order-request.ts';
+import type { OrderBody } from './order-schemas.ts';
 import { applyStep, FINAL_STATES } from './order-states.ts';
 import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
 import { transactionView } from './transaction-view.ts';
@@ -20,9 +21,9 @@ import { transactionView } from './transaction-view.ts';
  * Placing gift card orders and moving them on. An order is validated, priced (order-pricing.ts),
  * then written together with its ledger debit in one database transaction; after the commit the
  * environment's provider takes one fulfilment step at once (most sandbox orders finish there). An
- * order that is not final keeps a `next_check_at`, and the poller (`runDue`) takes the next steps,
- * so a restart loses nothing. Live has no provider in this version: live orders are refused (422)
- * before anything is debited (decisions §7).
+ * order that is not final keeps a `next_check_at`, and the worker (`src/worker/`) takes the next
+ * steps, so a restart loses nothing. Live's provider refuses every order in this version (422,
+ * before anything is debited: decisions §7).
  */
 export interface OrderServiceDeps {
   db: Kysely<Database>;
@@ -33,7 +34,7 @@ export interface OrderServiceDeps {
   catalog: CatalogService;
   repository: OrdersRepository;
   codec: CardCodec;
-  providers: { live: FulfilmentProvider | null; sandbox: FulfilmentProvider | null };
+  providers: Record<Environment, GiftcardProvider>;
   settings: { maxQuantity: number; smsFeeUsd: string; rescueAfterMs: number };
 }
 
@@ -56,19 +57,8 @@ export function createOrderService(deps: OrderServiceDeps) {
     const order = checkOrder(body, product, deps.settings.maxQuantity);
     const account = await accounts.require(accountId);
     if (account.status !== 'ACTIVE') throw new AppError('INACTIVE_ACCOUNT');
-    const provider = deps.providers[environment];
-    if (!provider) {
-      throw new AppError(
-        'UNPROCCESSABLE_ENTITY',
-        `Product ${product.productId} has no ${environment} fulfilment provider and cannot be ordered; nothing was debited`,
-      );
-    }
-    if (!provider.inStock(product.productId) && !order.preOrder) {
-      throw new AppError(
-        'UNPROCCESSABLE_ENTITY',
-        `Product ${product.productId} is out of stock; order it with preOrder: true to be served when it is back`,
-      );
-    }
+    // the environment's provider refuses here what it cannot fulfil (live has none yet: 422)
+    deps.providers[environment].accept({ productId: product.productId, preOrder: order.preOrder });
     if (
       order.customIdentifier !== null &&
       (await repository.customIdentifierUsed(
@@ -152,7 +142,7 @@ export function createOrderService(deps: OrderServiceDeps) {
           recipient_phone_country: order.phone?.countryCode ?? null,
           user_id: order.userId,
           created_at: now,
-          // If this process stops before the first step, the poller takes the order from here.
+          // If this process stops before the first step, the worker takes the order from here.
           next_check_at: new Date(now.getTime() + deps.settings.rescueAfterMs),
         });
         return transactionId;
@@ -162,21 +152,19 @@ export function createOrderService(deps: OrderServiceDeps) {
       throw error;
     }
     // The order is accepted and paid: whatever its first step does, the caller gets its transaction;
-    // a step that failed here is retried by the poller from next_check_at, which reports it if it fails again.
+    // a step that failed here is retried by the worker from next_check_at (reported if it fails again).
     const row = await step(id, false).catch(() => readRow(id));
     return transactionView(row);
   }
 
-  /** One fulfilment step of a transaction, on its locked row; `onlyIfDue` for the poller. */
+  /** One fulfilment step of a transaction, on its locked row; `onlyIfDue` for the worker. */
   async function step(id: number, onlyIfDue: boolean): Promise<TransactionRow> {
     await db.transaction().execute(async (trx) => {
       const row = await repository.lock(trx, id);
       if (!row || FINAL_STATES.includes(row.status)) return;
       const now = clock.now();
       if (onlyIfDue && (row.next_check_at === null || row.next_check_at > now)) return;
-      const provider = deps.providers[row.environment];
-      if (!provider) return;
-      const next = provider.step(
+      const next = deps.providers[row.environment].step(
         {
           transactionId: row.id,
           productId: row.product_id,
@@ -186,32 +174,30 @@ export function createOrderService(deps: OrderServiceDeps) {
         },
         now,
       );
-      await applyStep(trx, { ledger, codec, clock }, row, next);
+      await applyStep(trx, { repository, ledger, codec, clock }, row, next);
     });
     return readRow(id);
   }
 
-  function readRow(id: number): Promise<TransactionRow> {
-    return db.selectFrom('giftcard_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  }
+  const readRow = (id: number): Promise<TransactionRow> => repository.get(id);
 
-  /**
-   * Takes the next step of every order whose `next_check_at` has come; returns how many it looked at.
-   * A step that throws is reported to `onError` and tried again `rescueAfterMs` later (not at every
-   * run, which would only repeat the error).
-   */
-  async function runDue(onError: (error: unknown, transactionId: number) => void = () => {}, limit = 100) {
-    const ids = await repository.dueIds(clock.now(), limit);
-    for (const id of ids) {
-      await step(id, true).catch(async (error) => {
-        await repository.postpone(id, new Date(clock.now().getTime() + deps.settings.rescueAfterMs));
-        onError(error, id);
-      });
-    }
-    return ids.length;
-  }
+  return {
+    place,
 
-  return { place, runDue };
+    /** Orders whose `next_check_at` has come, oldest first (the worker's job list). */
+    async due(now: Date, limit: number) {
+      return (await repository.dueIds(now, limit)).map((id) => ({ id }));
+    },
+
+    /** The next fulfilment step of an order whose time has come. */
+    async stepIfDue(id: number): Promise<void> {
+      await step(id, true);
+    },
+
+    /** After a failed step: the next look at the order `rescueAfterMs` from now. */
+    retryLater: (id: number) =>
+      repository.postpone(id, new Date(clock.now().getTime() + deps.settings.rescueAfterMs)),
+  };
 }
 
 export type OrderService = ReturnType<typeof createOrderService>;

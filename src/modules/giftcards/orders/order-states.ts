@@ -5,7 +5,7 @@ import { dec } from '../../../lib/money.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { FulfilmentStep } from '../fulfilment/provider.ts';
 import type { CardCodec } from './card-codes.ts';
-import type { TransactionRow } from './orders-repository.ts';
+import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
 
 /**
  * The gift card order state machine (decisions §6), the one place a transaction's status changes:
@@ -47,6 +47,7 @@ export function pathTo(from: GiftcardStatus, to: GiftcardStatus): GiftcardStatus
 }
 
 export interface StateDeps {
+  repository: OrdersRepository;
   ledger: Ledger;
   codec: CardCodec;
   clock: Clock;
@@ -75,7 +76,7 @@ export async function applyStep(
         pin_code: await deps.codec.seal(c.pinCode),
       })),
     );
-    if (cards.length > 0) await trx.insertInto('giftcard_cards').values(cards).execute();
+    await deps.repository.insertCards(trx, cards);
   }
   if (step.status === 'REFUNDED') {
     await deps.ledger.refundOrder(trx, {
@@ -88,11 +89,10 @@ export async function applyStep(
     });
   }
   const nextCheckAt = 'nextCheckAt' in step ? step.nextCheckAt : null;
-  await trx
-    .updateTable('giftcard_transactions')
-    .set({ status: step.status, updated_at: now, next_check_at: nextCheckAt })
-    .where('id', '=', row.id)
-    .where('status', '=', row.status)
-    .execute();
+  await deps.repository.changeStatus(trx, row.id, row.status, {
+    status: step.status,
+    updated_at: now,
+    next_check_at: nextCheckAt,
+  });
   return step.status;
 }

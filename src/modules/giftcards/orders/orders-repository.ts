@@ -1,5 +1,11 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
-import type { Database, Environment, GiftcardTransactionsTable } from '../../../db/schema.ts';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type {
+  Database,
+  Environment,
+  GiftcardCardsTable,
+  GiftcardStatus,
+  GiftcardTransactionsTable,
+} from '../../../db/schema.ts';
 
 /**
  * The SQL of gift card transactions and their cards. Every read is scoped to the caller's account
@@ -45,6 +51,26 @@ export function ordersRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Stores the sealed codes of a transaction (in the caller's transaction). */
+    async insertCards(trx: Kysely<Database>, cards: Insertable<GiftcardCardsTable>[]): Promise<void> {
+      if (cards.length > 0) await trx.insertInto('giftcard_cards').values(cards).execute();
+    },
+
+    /** Moves a transaction on from `from` (a no-op when it is no longer in `from`). */
+    async changeStatus(
+      trx: Kysely<Database>,
+      id: number,
+      from: GiftcardStatus,
+      set: { status: GiftcardStatus; updated_at: Date; next_check_at: Date | null },
+    ): Promise<void> {
+      await trx
+        .updateTable('giftcard_transactions')
+        .set(set)
+        .where('id', '=', id)
+        .where('status', '=', from)
+        .execute();
+    },
+
     async customIdentifierUsed(
       accountId: number,
       environment: Environment,
@@ -70,6 +96,15 @@ export function ordersRepository(db: Kysely<Database>) {
         .where('account_id', '=', accountId)
         .where('environment', '=', environment)
         .executeTakeFirst();
+    },
+
+    /** A transaction by id, whoever's it is (fulfilment, after a step). */
+    async get(id: number): Promise<TransactionRow> {
+      return db
+        .selectFrom('giftcard_transactions')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
     },
 
     /** The row, locked for the caller's transaction (fulfilment steps). */

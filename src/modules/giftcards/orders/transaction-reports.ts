@@ -1,6 +1,6 @@
-import { AppError } from '../../../http/error-codes.ts';
-import type { Principal } from '../../../http/request-context.ts';
+import { AppError } from '../../../errors/error-codes.ts';
 import { parseDateTime } from '../../../lib/time-format.ts';
+import type { Principal } from '../../auth/index.ts';
 import type { CardCodec } from './card-codes.ts';
 import type { OrdersRepository, ReportQuery } from './orders-repository.ts';
 import { transactionView } from './transaction-view.ts';

@@ -1,9 +1,9 @@
-import { AppError } from '../../http/error-codes.ts';
-import { minorUnitsOf } from '../../lib/currencies.ts';
-import { type Dec, dec, hasAtMostDecimals, roundToMinor } from '../../lib/money.ts';
-import type { Fx } from '../reference/index.ts';
-import type { OperatorRecord } from './operator-catalog.ts';
-import type { SenderAmounts } from './operator-view.ts';
+import { AppError } from '../../../errors/error-codes.ts';
+import { minorUnitsOf } from '../../../lib/currencies.ts';
+import { type Dec, dec, hasAtMostDecimals, roundToMinor } from '../../../lib/money.ts';
+import type { Fx } from '../../reference/index.ts';
+import type { OperatorRecord } from '../catalog/operator-catalog.ts';
+import type { SenderAmounts } from '../catalog/operator-view.ts';
 
 /**
  * The money of one top-up (decisions §5), all exact decimals:

@@ -1,7 +1,10 @@
-import { AppError, type ErrorCode } from '../../http/error-codes.ts';
-import type { Countries } from '../reference/index.ts';
-import type { OperatorRecord } from './operator-catalog.ts';
-import { normalizePhone } from './operator-detection.ts';
+import type { Static } from 'typebox';
+import { AppError, type ErrorCode } from '../../../errors/error-codes.ts';
+import { parseEmail } from '../../../lib/email.ts';
+import { normalizePhone } from '../../../lib/phone.ts';
+import type { Countries } from '../../reference/index.ts';
+import type { OperatorRecord } from '../catalog/operator-catalog.ts';
+import type { Phone } from './topup-schemas.ts';
 
 /**
  * Who a top-up goes to and comes from. Phone numbers are checked with libphonenumber-js (full
@@ -9,10 +12,7 @@ import { normalizePhone } from './operator-detection.ts';
  * they are stored as E.164 digits without '+' ("2348031234567"), the form the reports show.
  * The e-mail addressed operator (Nauta, Cuba) takes an address at one of its domains instead.
  */
-export interface PhoneInput {
-  countryCode: string;
-  number: string;
-}
+export type PhoneInput = Static<typeof Phone>;
 
 export interface Recipient {
   phone: string | null;
@@ -23,7 +23,6 @@ export interface Recipient {
 
 /** Airtime goes to mobile numbers; libphonenumber cannot tell the two apart in some plans (US). */
 const MOBILE_TYPES = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
-const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9.-]{1,190})$/;
 
 function checkPhone(
   phone: PhoneInput,
@@ -60,15 +59,15 @@ export function checkRecipient(
         { field: 'recipientEmail', issue: 'required' },
       ]);
     }
-    const domain = EMAIL.exec(email)?.[1];
-    if (!domain || !operator.emailDomains.includes(domain)) {
+    const address = parseEmail(email);
+    if (!address || !operator.emailDomains.includes(address.domain)) {
       throw new AppError(
         'INVALID_REQUEST',
         `recipientEmail must be an address at ${operator.emailDomains.join(' or ')}`,
         [{ field: 'recipientEmail', issue: 'domain not accepted' }],
       );
     }
-    return { phone: null, email, subscriber: email.split('@')[0].replace(/\D/g, '') };
+    return { phone: null, email, subscriber: address.local.replace(/\D/g, '') };
   }
   if (!input.recipientPhone) {
     throw new AppError('INVALID_REQUEST', 'recipientPhone is required', [

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
-import { CatalogFile } from './catalog/catalog-file.ts';
-import type { CatalogService } from './catalog/catalog-service.ts';
+import { Type } from 'typebox';
+import type { TypedApp } from '../../../http/schemas.ts';
+import { CatalogFile } from './catalog-file.ts';
+import type { CatalogService } from './catalog-service.ts';
 
 /**
  * The operator's catalog routes on the admin API: import a catalog file (the seed format, upserted
@@ -20,11 +20,11 @@ const ProductStatus = Type.Object({
 /** The seed catalog is ~1.5 MB; a catalog file may be a good deal larger than other bodies. */
 const CATALOG_BODY_LIMIT = 32 * 1024 * 1024;
 
-export function catalogAdminRoutes(app: FastifyInstance, catalog: CatalogService) {
+export function catalogAdminRoutes(app: TypedApp, catalog: CatalogService) {
   app.post(
     '/catalog/import',
     { schema: { body: CatalogFile, response: { 200: ImportCounts } }, bodyLimit: CATALOG_BODY_LIMIT },
-    (request) => catalog.import(request.body as Static<typeof CatalogFile>),
+    (request) => catalog.import(request.body),
   );
   app.get('/catalog/export', { schema: { response: { 200: CatalogFile } } }, () => catalog.export());
   for (const [action, status] of [
@@ -34,7 +34,7 @@ export function catalogAdminRoutes(app: FastifyInstance, catalog: CatalogService
     app.post(
       `/products/:productId/${action}`,
       { schema: { params: ProductParams, response: { 200: ProductStatus } } },
-      (request) => catalog.setStatus((request.params as Static<typeof ProductParams>).productId, status),
+      (request) => catalog.setStatus(request.params.productId, status),
     );
   }
 }

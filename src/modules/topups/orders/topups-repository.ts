@@ -1,8 +1,9 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
-import type { Database, Environment, TopupStatus, TopupTransactionsTable } from '../../db/schema.ts';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, Environment, TopupStatus, TopupTransactionsTable } from '../../../db/schema.ts';
 
 /** SQL for top-up transactions. Only this file reads or writes `topup_transactions`. */
 export type TopupRow = Selectable<TopupTransactionsTable>;
+export type NewTopup = Insertable<TopupTransactionsTable>;
 
 export interface ReportFilter {
   countryCode?: string;
@@ -41,12 +42,8 @@ export function topupsRepository(db: Kysely<Database>) {
       return { id: Number(r.rows[0].id) };
     },
 
-    async insert(trx: Kysely<Database>, row: Record<string, unknown>): Promise<TopupRow> {
-      return trx
-        .insertInto('topup_transactions')
-        .values(row as never)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+    async insert(trx: Kysely<Database>, row: NewTopup): Promise<TopupRow> {
+      return trx.insertInto('topup_transactions').values(row).returningAll().executeTakeFirstOrThrow();
     },
 
     /** Moves a top-up out of `from`; returns the row, or undefined when it was no longer in `from`. */

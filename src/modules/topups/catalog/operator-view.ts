@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
-import type { Clock } from '../../lib/clock.ts';
-import { minorUnitsOf } from '../../lib/currencies.ts';
-import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
-import { formatRfc2822 } from '../../lib/time-format.ts';
-import type { Countries, Country, Fx } from '../reference/index.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import { minorUnitsOf } from '../../../lib/currencies.ts';
+import { type Dec, dec, roundToMinor } from '../../../lib/money.ts';
+import { formatRfc2822 } from '../../../lib/time-format.ts';
+import type { Countries, Country, Fx } from '../../reference/index.ts';
+import type { Commission, Operator, Promotion, Country as TopupCountry } from './catalog-schemas.ts';
 import type { OperatorCatalog, OperatorRecord, PromotionRecord } from './operator-catalog.ts';
-import type { Operator, Promotion, Country as TopupCountry } from './topup-schemas.ts';
 
 /**
  * Shapes catalogue records into the spec's resources for one caller. Operator amounts are kept in USD
@@ -142,7 +142,30 @@ export function createOperatorViews(deps: {
     };
   }
 
-  return { operator, senderAmounts, promotion, country, symbolOf };
+  /**
+   * An operator's Commission (every operator, inactive ones with `operator.status: false`);
+   * `percentage` is the international discount (what most sends earn), `updatedAt` the as-of time of
+   * the catalogue's terms.
+   */
+  function commission(o: OperatorRecord): Static<typeof Commission> {
+    return {
+      operator: {
+        operatorId: o.operatorId,
+        id: o.operatorId,
+        name: o.name,
+        countryCode: o.countryCode,
+        status: o.status,
+        bundle: o.bundle,
+        data: o.data,
+      },
+      percentage: dec(o.internationalDiscount).toNumber(),
+      internationalPercentage: dec(o.internationalDiscount).toNumber(),
+      localPercentage: dec(o.localDiscount).toNumber(),
+      updatedAt: catalog.termsAsOf,
+    };
+  }
+
+  return { operator, senderAmounts, promotion, commission, country, symbolOf };
 }
 
 export type OperatorViews = ReturnType<typeof createOperatorViews>;

@@ -68,7 +68,7 @@ export interface OperatorFilter {
   includeFixed?: boolean;
 }
 
-export const OPERATOR_DATA_DIR = join(import.meta.dirname, '..', '..', '..', 'data', 'operators');
+export const OPERATOR_DATA_DIR = join(import.meta.dirname, '..', '..', '..', '..', 'data', 'operators');
 
 const read = <T>(dir: string, name: string): T => JSON.parse(readFileSync(join(dir, name), 'utf8')) as T;
 

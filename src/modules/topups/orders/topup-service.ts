@@ -1,40 +1,73 @@
-import { AppError } from '../../http/error-codes.ts';
-import type { Principal } from '../../http/request-context.ts';
-import { dec } from '../../lib/money.ts';
-import { checkRecipient, checkSenderPhone, type PhoneInput } from './recipient.ts';
-import { sandboxOperatorTransactionId, sandboxOutcome, sandboxPinDetail } from './sandbox-simulator.ts';
-import type { TopupDeps } from './topup-deps.ts';
+import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
+import type { Config } from '../../../config.ts';
+import type { Database, Environment } from '../../../db/schema.ts';
+import { AppError } from '../../../errors/error-codes.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import { dec } from '../../../lib/money.ts';
+import type { AccountsService } from '../../accounts/index.ts';
+import type { Principal } from '../../auth/index.ts';
+import type { Ledger } from '../../ledger/index.ts';
+import type { Countries, Fx } from '../../reference/index.ts';
+import type { OperatorCatalog } from '../catalog/operator-catalog.ts';
+import type { OperatorViews } from '../catalog/operator-view.ts';
+import type { TopupOrder, TopupProvider } from '../fulfilment/provider.ts';
+import { checkRecipient, checkSenderPhone } from './recipient.ts';
 import { parseAmount, priceTopup } from './topup-pricing.ts';
+import type { TopupBody } from './topup-schemas.ts';
 import type { TopupStates } from './topup-states.ts';
 import { isCustomIdentifierConflict, type TopupRow, type TopupsRepository } from './topups-repository.ts';
 
 /**
- * POST /topups. The checks run in the order a caller can fix them: amount format, account, operator,
- * recipient and sender, amount rules, recent recharge, fulfilment availability. Then, in ONE database
- * transaction: the debit through the ledger (which locks the balance row and checks the daily
- * limits), the authoritative recent-recharge check (after the lock, so two concurrent sends to one
- * number cannot both pass), the transaction row (its unique index makes customIdentifier single-use
- * atomically), and the simulator's immediate outcome through the state machine.
+ * POST /topups and the completion of deferred top-ups. The checks run in the order a caller can fix
+ * them: amount format, account, operator, recipient and sender, amount rules, recent recharge, then
+ * the environment's provider (`accept`: live has none yet, 422; the sandbox's test number 99993,
+ * 503). Then, in ONE database transaction: the debit through the ledger (which locks the balance row
+ * and checks the daily limits), the authoritative recent-recharge check (after the lock, so two
+ * concurrent sends to one number cannot both pass), the transaction row (its unique index makes
+ * customIdentifier single-use atomically), and the provider's first step through the state machine.
  */
-export interface SendTopupInput {
-  operatorId: number;
-  amount: unknown;
-  useLocalAmount?: boolean;
-  customIdentifier?: string;
-  recipientPhone?: PhoneInput;
-  recipientEmail?: string;
-  senderPhone?: PhoneInput;
+export interface TopupServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  config: Pick<Config, 'topupRecentRechargeSeconds'>;
+  accounts: AccountsService;
+  ledger: Ledger;
+  fx: Fx;
+  countries: Countries;
+  operators: OperatorCatalog;
+  views: OperatorViews;
+  repo: TopupsRepository;
+  states: TopupStates;
+  providers: Record<Environment, TopupProvider>;
 }
 
-export function createTopupService(deps: TopupDeps & { repo: TopupsRepository; states: TopupStates }) {
-  const { db, clock, accounts, ledger, catalog, views, countries, repo, states, fx } = deps;
+/** The digits the provider reads from a stored top-up (the national number or e-mail local part). */
+function subscriberOf(row: TopupRow): string {
+  return (row.recipient_phone ?? row.recipient_email?.split('@')[0] ?? '').replace(/\D/g, '');
+}
+
+export function createTopupService(deps: TopupServiceDeps) {
+  const { db, clock, accounts, ledger, operators, views, countries, repo, states, fx } = deps;
   const recentMs = () => deps.config.topupRecentRechargeSeconds * 1000;
 
-  async function send(principal: Principal, input: SendTopupInput): Promise<TopupRow> {
+  /** What a provider is told about a stored top-up. */
+  function orderOf(row: TopupRow): TopupOrder {
+    return {
+      transactionId: row.id,
+      operatorId: row.operator_id,
+      subscriber: subscriberOf(row),
+      pin: operators.find(row.operator_id)?.pin ?? false,
+      deliveredValue: `${dec(row.delivered_amount).toFixed()} ${row.delivered_currency_code}`,
+      createdAt: row.created_at,
+    };
+  }
+
+  async function send(principal: Principal, input: Static<typeof TopupBody>): Promise<TopupRow> {
     const amount = parseAmount(input.amount);
     const account = await accounts.require(principal.accountId);
     if (account.status !== 'ACTIVE') throw new AppError('INACTIVE_ACCOUNT');
-    const operator = catalog.find(input.operatorId);
+    const operator = operators.find(input.operatorId);
     if (!operator) {
       throw new AppError('RESOURCE_NOT_FOUND', `No operator ${input.operatorId}`, [
         { field: 'operatorId', issue: 'unknown operator' },
@@ -68,15 +101,8 @@ export function createTopupService(deps: TopupDeps & { repo: TopupsRepository; s
     // a fast answer before the balance checks; the unique index below is what guarantees it
     if (await identifierUsed(db)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
     if (recipient.phone && (await recentlyRecharged(db))) throw new AppError('PHONE_RECENTLY_RECHARGED');
-    if (principal.environment === 'live') {
-      // decisions §7: a live top-up needs an upstream provider; none is configured in this version.
-      throw new AppError(
-        'OPERATOR_NOT_IN_SERVICE',
-        'Live top-ups need a fulfilment provider, and none is configured; nothing was debited',
-      );
-    }
-    const outcome = sandboxOutcome(recipient.subscriber);
-    if (outcome.kind === 'unavailable') throw new AppError('TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT');
+    const provider = deps.providers[principal.environment];
+    provider.accept({ operatorId: operator.operatorId, subscriber: recipient.subscriber });
 
     const row = await db.transaction().execute(async (trx) => {
       const now = clock.now();
@@ -94,7 +120,17 @@ export function createTopupService(deps: TopupDeps & { repo: TopupsRepository; s
       });
       if (await identifierUsed(trx)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
       if (recipient.phone && (await recentlyRecharged(trx))) throw new AppError('PHONE_RECENTLY_RECHARGED');
-      const deferred = outcome.kind === 'deferred';
+      const first = provider.step(
+        {
+          transactionId: id,
+          operatorId: operator.operatorId,
+          subscriber: recipient.subscriber,
+          pin: operator.pin,
+          deliveredValue: `${price.deliveredAmount.toFixed()} ${price.deliveredCurrencyCode}`,
+          createdAt: now,
+        },
+        now,
+      );
       let inserted: TopupRow;
       try {
         inserted = await repo.insert(trx, {
@@ -120,23 +156,14 @@ export function createTopupService(deps: TopupDeps & { repo: TopupsRepository; s
           balance_updated_at: debit.at,
           created_at: now,
           updated_at: now,
-          next_check_at: deferred
-            ? new Date(now.getTime() + deps.config.topupSandboxProcessingSeconds * 1000)
-            : now,
+          next_check_at: first.status === 'PROCESSING' ? first.nextCheckAt : now,
         });
       } catch (error) {
         if (isCustomIdentifierConflict(error)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
         throw error;
       }
-      if (outcome.kind === 'success') {
-        return (await states.succeed(trx, inserted, sandboxResult(inserted))) ?? inserted;
-      }
-      if (outcome.kind === 'refused') {
-        return (
-          (await states.refund(trx, inserted, 'refused by the operator (sandbox test number)')) ?? inserted
-        );
-      }
-      return inserted;
+      if (first.status === 'PROCESSING') return inserted;
+      return (await states.apply(trx, inserted, first)) ?? inserted;
     });
     if (row.status === 'REFUNDED') {
       throw new AppError(
@@ -148,17 +175,18 @@ export function createTopupService(deps: TopupDeps & { repo: TopupsRepository; s
     return row;
   }
 
-  /** What the sandbox operator answers for a successful top-up. */
-  function sandboxResult(row: TopupRow) {
-    const operator = catalog.find(row.operator_id);
-    const value = `${dec(row.delivered_amount).toFixed()} ${row.delivered_currency_code}`;
-    return {
-      operatorTransactionId: sandboxOperatorTransactionId(row.id),
-      pinDetail: operator?.pin ? sandboxPinDetail(row.id, value) : null,
-    };
-  }
+  return {
+    send,
 
-  return { send, sandboxResult };
+    /** PROCESSING top-ups whose check is due at `now`, oldest first (the worker's job list). */
+    due: (now: Date, limit: number) => repo.due(now, limit),
+
+    /** Asks the provider about a deferred top-up again and applies its answer. */
+    async complete(row: TopupRow): Promise<void> {
+      const step = deps.providers[row.environment].step(orderOf(row), clock.now());
+      await db.transaction().execute((trx) => states.apply(trx, row, step));
+    },
+  };
 }
 
 export type TopupService = ReturnType<typeof createTopupService>;

@@ -1,15 +1,19 @@
 import { Type } from 'typebox';
-import { DateTimeText } from '../../http/schemas.ts';
+import { pagingQuery } from '../../../http/paging.ts';
+import { DateTimeText } from '../../../http/schemas.ts';
+import { TopupCountry } from '../../reference/index.ts';
 
 /**
- * Response schemas of the top-up service, field for field as the spec's tables. They validate
- * nothing on the way out but decide what is serialised: a field that is not here is never sent.
+ * The schemas of the top-up catalogue's endpoints (countries, operators, auto-detect, FX,
+ * commissions, promotions): each drives the request's validation, the OpenAPI document and the
+ * handler's types. Response schemas are field for field the spec's tables; a field that is not here
+ * is never sent.
  */
 const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const AmountMap = Type.Record(Type.String(), Type.String());
 
-export { TopupCountry as Country } from '../reference/country-schemas.ts';
+export const Country = TopupCountry;
 
 export const Promotion = Type.Object({
   promotionId: Type.Integer(),
@@ -85,73 +89,37 @@ export const FxRate = Type.Object({
   currencyCode: Type.String(),
 });
 
-export const PinDetail = Type.Object({
-  serial: NullableString,
-  info1: NullableString,
-  info2: NullableString,
-  info3: NullableString,
-  value: NullableString,
-  code: NullableString,
-  ivr: NullableString,
-  validity: NullableString,
+// ---- requests
+
+const flag = (def: boolean) => Type.Optional(Type.Boolean({ default: def }));
+const AmountFlags = { suggestedAmounts: flag(false), suggestedAmountsMap: flag(false) };
+const IsoParam = Type.String({ minLength: 1, maxLength: 3 });
+// includeRange/includeFixed: compatibility aliases Reloadly's Node SDK sends (docs/decisions.md).
+const Includes = {
+  includePin: flag(true),
+  includeData: flag(true),
+  includeBundles: flag(true),
+  includeRange: flag(true),
+  includeFixed: flag(true),
+};
+
+export const PagingQuery = Type.Object(pagingQuery(200));
+export const CountryParams = Type.Object({ countryIsoCode: IsoParam });
+export const CountryCodeParams = Type.Object({ countryCode: IsoParam });
+export const OperatorIdParams = Type.Object({ operatorId: Type.Integer({ minimum: 0 }) });
+export const PromotionIdParams = Type.Object({ promotionId: Type.Integer({ minimum: 0 }) });
+export const AmountFlagsQuery = Type.Object(AmountFlags);
+export const OperatorsQuery = Type.Object({
+  ...pagingQuery(200),
+  ...AmountFlags,
+  simplified: flag(false),
+  ...Includes,
 });
-
-export const Link = Type.Object({ href: Type.String(), rel: Type.String(), method: Type.String() });
-
-export const BalanceInfo = Type.Object({
-  oldBalance: Type.Number(),
-  newBalance: Type.Number(),
-  cost: Type.Number(),
-  currencyCode: Type.String(),
-  currencyName: Type.String(),
-  updatedAt: DateTimeText,
-});
-
-export const TopupTransaction = Type.Object({
-  transactionId: Type.Integer(),
-  status: Type.String(),
-  operatorTransactionId: NullableString,
-  customIdentifier: NullableString,
-  recipientPhone: NullableString,
-  recipientEmail: Type.Optional(Type.String()),
-  senderPhone: NullableString,
-  countryCode: Type.String(),
-  operatorId: Type.Integer(),
-  operatorName: Type.String(),
-  discount: Type.Number(),
-  discountCurrencyCode: Type.String(),
-  requestedAmount: Type.Number(),
-  requestedAmountCurrencyCode: Type.String(),
-  deliveredAmount: Type.Number(),
-  deliveredAmountCurrencyCode: Type.String(),
-  transactionDate: DateTimeText,
-  balanceInfo: BalanceInfo,
-  pinDetail: Type.Union([PinDetail, Type.Null()]),
-  links: Type.Array(Link),
-});
-
-const SortState = Type.Object({ unsorted: Type.Boolean(), sorted: Type.Boolean(), empty: Type.Boolean() });
-
-/** The spec's paged wrapper around `item` (built by http/paging.ts `pagedWrapper`). */
-export function Paged<T extends Parameters<typeof Type.Array>[0]>(item: T) {
-  return Type.Object({
-    content: Type.Array(item),
-    pageable: Type.Object({
-      sort: SortState,
-      pageNumber: Type.Integer(),
-      pageSize: Type.Integer(),
-      offset: Type.Integer(),
-      paged: Type.Boolean(),
-      unpaged: Type.Boolean(),
-    }),
-    totalElements: Type.Integer(),
-    totalPages: Type.Integer(),
-    last: Type.Boolean(),
-    first: Type.Boolean(),
-    sort: SortState,
-    number: Type.Integer(),
-    numberOfElements: Type.Integer(),
-    size: Type.Integer(),
-    empty: Type.Boolean(),
-  });
-}
+export const CountryOperatorsQuery = Type.Object({ ...AmountFlags, ...Includes });
+export const AutoDetectParams = Type.Object({ phone: Type.String({ maxLength: 40 }), iso: IsoParam });
+export const AutoDetectQuery = Type.Object({ ...AmountFlags, includeBundles: flag(false) });
+// `amount` is checked by parseAmount, so a non-number answers INVALID_AMOUNT, not INVALID_REQUEST.
+const Amount = Type.Unknown({ description: 'number' });
+export const FxBody = Type.Object({ operatorId: Type.Integer({ minimum: 0 }), amount: Amount });
+/** Compatibility: Reloadly's Node SDK posts `{amount}` to /operators/{operatorId}/fx-rate. */
+export const FxAmountBody = Type.Object({ amount: Amount });

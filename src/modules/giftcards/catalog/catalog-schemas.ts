@@ -1,15 +1,16 @@
 import { Type } from 'typebox';
-import { DateTimeText } from '../../http/schemas.ts';
+import { pagingQuery } from '../../../http/paging.ts';
 
 /**
- * Response schemas of the gift card service, field for field as giftcards.md names them (its odd
- * spellings `maxrecipientDenomination` and `receipientPhone` included). They shape every answer.
+ * The schemas of the catalog endpoints (giftcards.md #3–#13): each drives the request's validation,
+ * the OpenAPI document and the handler's types. Responses are field for field as giftcards.md names
+ * them (its odd spelling `maxrecipientDenomination` included); they shape every answer.
  */
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 
 export const Category = Type.Object({ id: Type.Integer(), name: Type.String() });
 
-export { GiftcardCountry as Country } from '../reference/country-schemas.ts';
+export { GiftcardCountry as Country } from '../../reference/index.ts';
 
 export const Product = Type.Object({
   productId: Type.Integer(),
@@ -70,45 +71,24 @@ export const Discount = Type.Object({
   discountPercentage: Type.Number(),
 });
 
-export const Transaction = Type.Object({
-  transactionId: Type.Integer(),
-  amount: Type.Number(),
-  discount: Type.Number(),
-  currencyCode: Type.String(),
-  fee: Type.Number(),
-  customIdentifier: Type.Union([Type.String(), Type.Null()]),
-  status: Type.String(),
-  product: Type.Object({
-    productId: Type.Integer(),
-    productName: Type.String(),
-    countryCode: Type.String(),
-    quantity: Type.Integer(),
-    unitPrice: Type.Number(),
-    totalPrice: Type.Number(),
-    currencyCode: Type.String(),
-    brand: Type.Object({ brandId: Type.Integer(), brandName: Type.String() }),
-  }),
-  smsFee: Type.Number(),
-  totalFee: Type.Number(),
-  receipientPhone: NullableNumber,
-  recipientPhone: Type.Union([Type.String(), Type.Null()]),
-  recipientEmail: Type.Union([Type.String(), Type.Null()]),
-  transactionCreatedTime: DateTimeText,
-  preOrdered: Type.Boolean(),
-  balanceInfo: Type.Object({
-    oldBalance: Type.Number(),
-    newBalance: Type.Number(),
-    cost: Type.Number(),
-    currencyCode: Type.String(),
-    currencyName: Type.String(),
-    updatedAt: DateTimeText,
-  }),
+// ---- requests
+
+export const ProductIdParams = Type.Object({ productId: Type.Integer() });
+export const CountryParams = Type.Object({ countrycode: Type.String() });
+export const BrandIdParams = Type.Object({ brandId: Type.Integer() });
+
+export const ProductsQuery = Type.Object({
+  ...pagingQuery(200),
+  productName: Type.Optional(Type.String()),
+  countryCode: Type.Optional(Type.String()),
+  productCategoryId: Type.Optional(Type.Integer()),
+  includeRange: Type.Optional(Type.Boolean()),
+  includeFixed: Type.Optional(Type.Boolean()),
 });
 
-/** Documentation only: the cards route writes its JSON by hand so long digit strings stay exact. */
-export const RedeemCodes = Type.Array(
-  Type.Object({
-    cardNumber: Type.Union([Type.Number(), Type.String()]),
-    pinCode: Type.Union([Type.Number(), Type.String()]),
-  }),
-);
+export const FxQuery = Type.Object({
+  currencyCode: Type.String({ pattern: '^[A-Za-z]{3}$' }),
+  amount: Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,6})?$' }),
+});
+
+export const PagingQuery = Type.Object(pagingQuery(200));

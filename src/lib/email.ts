@@ -1,0 +1,16 @@
+/**
+ * The one e-mail address rule of airgift: a local part of 1 to 64 characters without spaces or '@',
+ * and a domain of at least two dot-separated labels; at most 254 characters in all. Used by gift
+ * card orders (`recipientEmail`) and by top-ups to Nauta's e-mail addressed operator.
+ *
+ * @example
+ * parseEmail('ana99991@nauta.com.cu') // { local: 'ana99991', domain: 'nauta.com.cu' }
+ * parseEmail('not an address')        // null
+ */
+const EMAIL = /^([^\s@]{1,64})@([^\s@.]+(?:\.[^\s@.]+)+)$/;
+
+export function parseEmail(text: string): { local: string; domain: string } | null {
+  if (text.length > 254) return null;
+  const match = EMAIL.exec(text);
+  return match ? { local: match[1], domain: match[2] } : null;
+}

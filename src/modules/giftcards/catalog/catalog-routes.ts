@@ -1,0 +1,104 @@
+import { Type } from 'typebox';
+import { toLimitOffset } from '../../../http/paging.ts';
+import { principalOf } from '../../../http/request-context.ts';
+import type { TypedApp } from '../../../http/schemas.ts';
+import type { AccountsService } from '../../accounts/index.ts';
+import * as S from './catalog-schemas.ts';
+import type { CatalogService } from './catalog-service.ts';
+
+/**
+ * The catalog endpoints of giftcards.md (#3–#13 except balance): categories, countries, products
+ * and their filters, redeem instructions, the FX rate and discounts. Thin: parse, ask the catalog
+ * service (priced in the caller's account currency), answer.
+ */
+export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; accounts: AccountsService }) {
+  const { catalog, accounts } = deps;
+  /** The caller's environment and account currency, what prices are shown in. */
+  const who = async (request: Parameters<typeof principalOf>[0]) => {
+    const principal = principalOf(request);
+    const account = await accounts.require(principal.accountId);
+    return { env: principal.environment, currency: account.currencyCode };
+  };
+
+  app.get('/product-categories', { schema: { response: { 200: Type.Array(S.Category) } } }, () =>
+    catalog.categories(),
+  );
+
+  app.get('/countries', { schema: { response: { 200: Type.Array(S.Country) } } }, () => catalog.countries());
+
+  app.get(
+    '/countries/:countrycode',
+    { schema: { params: S.CountryParams, response: { 200: S.Country } } },
+    async (request) => catalog.country(request.params.countrycode),
+  );
+
+  app.get(
+    '/countries/:countrycode/products',
+    {
+      schema: {
+        params: S.CountryParams,
+        querystring: S.PagingQuery,
+        response: { 200: Type.Array(S.Product) },
+      },
+    },
+    async (request) => {
+      const iso = catalog.country(request.params.countrycode).isoName;
+      const { env, currency } = await who(request);
+      return catalog.products(env, currency, { countryCode: iso }, toLimitOffset(request.query));
+    },
+  );
+
+  app.get(
+    '/products',
+    { schema: { querystring: S.ProductsQuery, response: { 200: Type.Array(S.Product) } } },
+    async (request) => {
+      const { env, currency } = await who(request);
+      return catalog.products(env, currency, request.query, toLimitOffset(request.query));
+    },
+  );
+
+  app.get(
+    '/products/:productId',
+    { schema: { params: S.ProductIdParams, response: { 200: S.Product } } },
+    async (request) => {
+      const { env, currency } = await who(request);
+      return catalog.product(env, currency, request.params.productId);
+    },
+  );
+
+  app.get(
+    '/redeem-instructions',
+    { schema: { response: { 200: Type.Array(S.BrandRedeemInstruction) } } },
+    (request) => catalog.redeemInstructions(principalOf(request).environment),
+  );
+
+  // Compatibility alias (decisions §9): Reloadly's Java SDK reads a brand's instructions here.
+  app.get(
+    '/brands/:brandId/redeem-instructions',
+    { schema: { params: S.BrandIdParams, response: { 200: S.BrandRedeemInstruction } } },
+    (request) => catalog.brandRedeemInstruction(principalOf(request).environment, request.params.brandId),
+  );
+
+  app.get(
+    '/products/:productId/redeem-instructions',
+    { schema: { params: S.ProductIdParams, response: { 200: S.ProductRedeemInstruction } } },
+    (request) => catalog.redeemInstruction(principalOf(request).environment, request.params.productId),
+  );
+
+  // decisions §5: `amount` of recipient currency `currencyCode`, priced in the account currency.
+  app.get('/fx-rate', { schema: { querystring: S.FxQuery, response: { 200: S.FxRate } } }, async (request) =>
+    catalog.fxRate((await who(request)).currency, request.query.currencyCode, request.query.amount),
+  );
+
+  app.get(
+    '/discounts',
+    { schema: { querystring: S.PagingQuery, response: { 200: Type.Array(S.Discount) } } },
+    (request) => catalog.discounts(principalOf(request).environment, toLimitOffset(request.query)),
+  );
+
+  app.get(
+    '/products/:productId/discounts',
+    { schema: { params: S.ProductIdParams, response: { 200: S.Discount } } },
+    (request) => catalog.discount(principalOf(request).environment, request.params.productId),
+  );
+}

@@ -1,0 +1,42 @@
+import { Type } from 'typebox';
+import { toLimitOffset } from '../../../http/paging.ts';
+import { principalOf } from '../../../http/request-context.ts';
+import type { TypedApp } from '../../../http/schemas.ts';
+import * as S from './order-schemas.ts';
+import type { OrderService } from './order-service.ts';
+import { cardsJson, type TransactionReports } from './transaction-reports.ts';
+
+/** `POST /orders`, the transaction reports and the redeem codes (giftcards.md #14–#17). */
+export function orderRoutes(app: TypedApp, deps: { orders: OrderService; reports: TransactionReports }) {
+  const { orders, reports } = deps;
+
+  app.post('/orders', { schema: { body: S.OrderBody, response: { 200: S.Transaction } } }, (request) =>
+    orders.place(principalOf(request), request.body),
+  );
+
+  app.get(
+    '/reports/transactions',
+    { schema: { querystring: S.ReportsQuery, response: { 200: Type.Array(S.Transaction) } } },
+    (request) => reports.list(principalOf(request), { ...request.query, ...toLimitOffset(request.query) }),
+  );
+
+  app.get(
+    '/reports/transactions/:transactionId',
+    { schema: { params: S.TransactionParams, response: { 200: S.Transaction } } },
+    (request) => reports.get(principalOf(request), request.params.transactionId),
+  );
+
+  app.get(
+    '/orders/transactions/:transactionId/cards',
+    { schema: { params: S.TransactionParams, response: { 200: S.RedeemCodes } } },
+    async (request, reply) => {
+      const cards = await reports.cards(principalOf(request), request.params.transactionId);
+      // Written by hand: long digit strings must reach the client as exact JSON numbers.
+      const text = cardsJson(cards);
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer(() => text)
+        .send(cards);
+    },
+  );
+}

@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { Database, TopupStatus } from '../../../db/schema.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import { dec } from '../../../lib/money.ts';
+import type { Ledger } from '../../ledger/index.ts';
+import type { TopupStep } from '../fulfilment/provider.ts';
+import type { TopupRow, TopupsRepository } from './topups-repository.ts';
+
+/**
+ * The top-up state machine, the one place a status changes (decisions §6):
+ *
+ *     (accepted, debited) -> PROCESSING -> SUCCESSFUL
+ *                                      \-> REFUNDED   (a REFUND ledger entry gives the cost back)
+ *
+ * SUCCESSFUL and REFUNDED are final. Every top-up is written PROCESSING with its debit, then moved by
+ * its provider's step, in the same transaction (immediate outcome) or later by the worker (deferred).
+ * A change is a conditional UPDATE (`WHERE status = 'PROCESSING'`), so a worker and a retry can never
+ * both move one top-up.
+ */
+const TOPUP_TRANSITIONS: Record<TopupStatus, readonly TopupStatus[]> = {
+  PROCESSING: ['SUCCESSFUL', 'REFUNDED'],
+  SUCCESSFUL: [],
+  REFUNDED: [],
+};
+
+export function createTopupStates(deps: { repo: TopupsRepository; ledger: Ledger; clock: Clock }) {
+  const { repo, ledger, clock } = deps;
+
+  /**
+   * Applies a provider's step to a top-up; returns the moved row, or undefined when another run moved
+   * it first. PROCESSING again only moves its next check. A step the table does not allow (a final
+   * top-up told to change) is an Error: a bug, never a client's fault.
+   */
+  async function apply(trx: Kysely<Database>, row: TopupRow, step: TopupStep): Promise<TopupRow | undefined> {
+    if (step.status === 'PROCESSING') {
+      return repo.changeStatus(trx, row.id, 'PROCESSING', { next_check_at: step.nextCheckAt });
+    }
+    if (!TOPUP_TRANSITIONS[row.status].includes(step.status)) {
+      throw new Error(`top-up ${row.id}: no transition ${row.status} -> ${step.status}`);
+    }
+    if (step.status === 'SUCCESSFUL') {
+      return repo.changeStatus(trx, row.id, 'PROCESSING', {
+        status: 'SUCCESSFUL',
+        operator_transaction_id: step.operatorTransactionId,
+        pin_detail: step.pinDetail === null ? null : JSON.stringify(step.pinDetail),
+        next_check_at: null,
+        updated_at: clock.now(),
+      });
+    }
+    // REFUNDED: the one refund of the top-up's debit, in the same transaction
+    const moved = await repo.changeStatus(trx, row.id, 'PROCESSING', {
+      status: 'REFUNDED',
+      failure_reason: step.reason,
+      next_check_at: null,
+      updated_at: clock.now(),
+    });
+    if (!moved) return undefined;
+    await ledger.refundOrder(trx, {
+      accountId: row.account_id,
+      environment: row.environment,
+      amount: dec(row.cost),
+      product: 'topups',
+      transactionId: row.id,
+      reason: `top-up ${row.id} refunded: ${step.reason}`,
+    });
+    return moved;
+  }
+
+  return { apply };
+}
+
+export type TopupStates = ReturnType<typeof createTopupStates>;

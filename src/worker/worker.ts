@@ -1,0 +1,117 @@
+import type { Clock } from '../lib/clock.ts';
+
+/**
+ * The one background poller of airgift: the job loop, with one handler per job type (gift card
+ * fulfilment steps, top-up completion). The record of what is pending is always the database (a
+ * `next_check_at` column), never a timer: a restart loses nothing, and `runDue()` (what the loop calls,
+ * and what tests call directly after moving the clock) picks up whatever is due by the injected clock.
+ *
+ * Each handler says how often its jobs are looked for; the loop ticks at the shortest interval and
+ * runs a handler every `round(its interval / tick)` ticks. One run at a time; a job that throws is
+ * reported and does not hold back the others; the handler's `failed` decides when it is tried again.
+ *
+ * @example
+ * const worker = createWorker({ clock, jobs: [giftcardFulfilmentJob(orders, 1000), topupCompletionJob(topups, 1000)] });
+ * worker.start((error, job) => log.error({ err: error, ...job }, 'background job failed'));
+ * await worker.runDue(); // tests: every job due now
+ * await worker.stop();
+ */
+export interface Job {
+  id: number;
+}
+
+export interface JobHandler<J extends Job = Job> {
+  /** The job type, in error reports: 'giftcard-fulfilment'. */
+  readonly name: string;
+  /** How often its due jobs are looked for, in ms. */
+  readonly intervalMs: number;
+  /** The jobs due at `now`, oldest first, at most `limit`. */
+  due(now: Date, limit: number): Promise<J[]>;
+  /** Does one job; throws when it failed. */
+  run(job: J): Promise<void>;
+  /** After `run` threw: when the job is tried again (without it: at the next run). */
+  failed?(job: J): Promise<void>;
+}
+
+export type JobErrorReporter = (error: unknown, job: { name: string; id: number | null }) => void;
+
+const BATCH = 100;
+
+export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
+  const { clock, jobs } = deps;
+  const tickMs = Math.max(1, Math.min(...jobs.map((j) => j.intervalMs)));
+  const everyTicks = new Map(jobs.map((j) => [j, Math.max(1, Math.round(j.intervalMs / tickMs))]));
+  let timer: NodeJS.Timeout | null = null;
+  let ticks = 0;
+  // runs are queued one behind the other: never two at once
+  let queue: Promise<unknown> = Promise.resolve();
+  let pending = 0;
+  let report: JobErrorReporter = () => {};
+
+  async function runJobs(handlers: JobHandler[], onError: JobErrorReporter): Promise<number> {
+    let count = 0;
+    for (const handler of handlers) {
+      const due = await handler.due(clock.now(), BATCH);
+      count += due.length;
+      for (const job of due) {
+        try {
+          await handler.run(job);
+        } catch (error) {
+          await handler.failed?.(job);
+          onError(error, { name: handler.name, id: job.id });
+        }
+      }
+    }
+    return count;
+  }
+
+  function exclusive(run: () => Promise<number>): Promise<number> {
+    pending += 1;
+    const result = queue.then(run).finally(() => {
+      pending -= 1;
+    });
+    queue = result.catch(() => {});
+    return result;
+  }
+
+  function tick() {
+    if (pending > 0) return; // a run is under way (or waiting): the next tick tries again
+    ticks += 1;
+    const handlers = jobs.filter((j) => ticks % (everyTicks.get(j) ?? 1) === 0);
+    exclusive(() => runJobs(handlers, report)).catch((error) => report(error, { name: 'worker', id: null }));
+  }
+
+  return {
+    /**
+     * Runs every job type's due jobs now; returns how many jobs it looked at. A failed job goes to
+     * `onError`; without one, the first failure is thrown once every due job has been tried.
+     */
+    async runDue(onError?: JobErrorReporter): Promise<number> {
+      const failures: unknown[] = [];
+      const count = await exclusive(() => runJobs(jobs, onError ?? ((error) => failures.push(error))));
+      if (failures.length > 0) throw failures[0];
+      return count;
+    },
+
+    /** Starts the in-process loop (unref'd: it never keeps the process alive); `onError` hears of failures. */
+    start(onError?: JobErrorReporter) {
+      if (onError) report = onError;
+      timer ??= setInterval(tick, tickMs);
+      timer.unref();
+    },
+
+    /** Started and not stopped: what readiness (`/ready`) asks. */
+    isRunning() {
+      return timer !== null;
+    },
+
+    /** Stops the loop and waits for a run under way. */
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await queue;
+    },
+  };
+}
+
+export type Worker = ReturnType<typeof createWorker>;

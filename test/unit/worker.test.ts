@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { offsetClock } from '../../src/lib/clock.ts';
+import { createWorker } from '../../src/worker/index.ts';
+
+// The one background poller's loop, with in-memory job handlers: what is due runs, a failure is
+// reported without holding back the others, the handler decides when a failed job is due again,
+// and two runs never overlap.
+function handler(name: string, ids: number[], options: { fail?: number[]; intervalMs?: number } = {}) {
+  const done: number[] = [];
+  const retried: number[] = [];
+  let active = 0;
+  let overlapped = false;
+  return {
+    done,
+    retried,
+    overlapped: () => overlapped,
+    job: {
+      name,
+      intervalMs: options.intervalMs ?? 100,
+      due: async () => ids.filter((id) => !done.includes(id)).map((id) => ({ id })),
+      run: async (job: { id: number }) => {
+        active += 1;
+        if (active > 1) overlapped = true;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        active -= 1;
+        if (options.fail?.includes(job.id)) throw new Error(`job ${job.id} failed`);
+        done.push(job.id);
+      },
+      failed: async (job: { id: number }) => {
+        retried.push(job.id);
+      },
+    },
+  };
+}
+
+describe('worker', () => {
+  test('runDue runs every due job of every type and counts them', async () => {
+    const a = handler('a', [1, 2]);
+    const b = handler('b', [3]);
+    const worker = createWorker({ clock: offsetClock(), jobs: [a.job, b.job] });
+    assert.equal(await worker.runDue(), 3);
+    assert.deepEqual([a.done, b.done], [[1, 2], [3]]);
+    assert.equal(await worker.runDue(), 0, 'nothing is due twice');
+  });
+
+  test('a failed job is reported and handed to `failed`; the others still run', async () => {
+    const a = handler('a', [1, 2, 3], { fail: [2] });
+    const worker = createWorker({ clock: offsetClock(), jobs: [a.job] });
+    const reported: { name: string; id: number | null }[] = [];
+    assert.equal(await worker.runDue((_error, job) => reported.push(job)), 3);
+    assert.deepEqual(a.done, [1, 3]);
+    assert.deepEqual(a.retried, [2]);
+    assert.deepEqual(reported, [{ name: 'a', id: 2 }]);
+    // without a reporter, the first failure is thrown once every due job was tried
+    await assert.rejects(worker.runDue(), /job 2 failed/);
+  });
+
+  test('runs never overlap, whoever starts them', async () => {
+    const a = handler('a', [1, 2, 3, 4]);
+    const worker = createWorker({ clock: offsetClock(), jobs: [a.job] });
+    const counts = await Promise.all([worker.runDue(), worker.runDue(), worker.runDue()]);
+    assert.equal(counts[0], 4);
+    assert.deepEqual(counts.slice(1), [0, 0], 'the later runs find the jobs done');
+    assert.equal(a.overlapped(), false);
+  });
+
+  test('the loop runs each job type at its own interval, and stops', async () => {
+    const fast = handler('fast', [1], { intervalMs: 20 });
+    const slow = handler('slow', [2], { intervalMs: 60_000 });
+    const worker = createWorker({ clock: offsetClock(), jobs: [fast.job, slow.job] });
+    worker.start((error) => assert.fail(String(error)));
+    try {
+      for (let i = 0; i < 100 && fast.done.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      await worker.stop();
+    }
+    assert.deepEqual(fast.done, [1]);
+    assert.deepEqual(slow.done, [], 'not yet its turn');
+  });
+});
