@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { SHARED_MOUNT } from './bases.ts';
 import { AppError } from '../errors/error-codes.ts';
+import { SHARED_MOUNT } from './bases.ts';
 import { checkAccept } from './media-types.ts';
 import { PROBE_PATHS } from './probes.ts';
 
