@@ -62,6 +62,10 @@ function waitFor(child: ChildProcess, pattern: RegExp, what: string): Promise<st
         child.stdout?.off('data', onData);
         child.stderr?.off('data', onData);
         // Keep draining so a chatty child never blocks on a full pipe.
+        if (process.env.BENCH_CHILD_OUTPUT) {
+          child.stdout?.pipe(process.stdout);
+          child.stderr?.pipe(process.stderr);
+        }
         child.stdout?.resume();
         child.stderr?.resume();
         resolve(m[1] ?? m[0]);
@@ -124,7 +128,7 @@ export async function startAirgift(o: StartOptions = {}): Promise<RunningServer>
   const dataDir = o.dataDir ?? (await mkdtemp(join(tmpdir(), 'airgift-bench-')));
   const scratch = o.database === 'postgres' ? await scratchDatabase('srv') : null;
   const databaseUrl = scratch?.url ?? (typeof o.database === 'object' ? o.database.url : null);
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const publicUrl = o.env?.PUBLIC_URL ?? 'https://localhost';
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
@@ -132,16 +136,18 @@ export async function startAirgift(o: StartOptions = {}): Promise<RunningServer>
       ...process.env,
       DATABASE_URL: databaseUrl ?? '',
       DATA_DIR: dataDir,
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      PUBLIC_URL: publicUrl,
       ...o.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let port: number;
   try {
     // main.ts writes the sandbox credentials before it prints this banner.
-    await waitFor(child, /airgift is listening on port (\d+)/, 'airgift');
+    port = Number(await waitFor(child, /airgift is listening on port (\d+)/, 'airgift'));
   } catch (error) {
     await stopChild(child);
     await scratch?.drop();
@@ -151,7 +157,7 @@ export async function startAirgift(o: StartOptions = {}): Promise<RunningServer>
   const credentials = JSON.parse(await readFile(join(dataDir, 'sandbox-credentials.json'), 'utf8'));
   return {
     url: `https://127.0.0.1:${port}`,
-    publicUrl: o.env?.PUBLIC_URL ?? `https://localhost:${port}`,
+    publicUrl,
     port,
     pid: child.pid as number,
     ca: await readFile(join(dataDir, 'tls', 'ca.crt'), 'utf8'),
@@ -292,7 +298,7 @@ export async function drive(
     onAnswer?: (status: number, text: string) => void;
   },
 ): Promise<LoadResult> {
-  const dispatcher = new Agent({ connect: { ca: o.ca }, connections: o.concurrency });
+  const dispatcher = new Agent({ connect: { ca: o.ca, timeout: 60_000 }, connections: o.concurrency });
   const latencies: number[] = [];
   let sent = 0;
   let failures = 0;
@@ -303,15 +309,21 @@ export async function drive(
       while (sent < o.total && performance.now() < until) {
         sent++;
         const t = performance.now();
-        const res = await request(url, {
-          method: o.method ?? 'GET',
-          headers: o.headers,
-          body: o.body?.(),
-          dispatcher,
-        });
-        const text = await res.body.text();
-        if (res.statusCode !== 200) failures++;
-        o.onAnswer?.(res.statusCode, text);
+        try {
+          const res = await request(url, {
+            method: o.method ?? 'GET',
+            headers: o.headers,
+            body: o.body?.(),
+            dispatcher,
+          });
+          const text = await res.body.text();
+          if (res.statusCode !== 200) failures++;
+          o.onAnswer?.(res.statusCode, text);
+        } catch (error) {
+          // A connection the loaded machine could not open in time counts as a failure, not a crash.
+          failures++;
+          o.onAnswer?.(0, String((error as Error).message));
+        }
         latencies.push(performance.now() - t);
       }
     }),

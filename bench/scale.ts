@@ -24,13 +24,11 @@ export async function run(o: BenchOptions): Promise<Figure[]> {
     return [];
   }
   const seconds = o.smoke ? 1 : 5;
-  const env = { PUBLIC_URL: 'https://localhost:8443' };
-  const one = await startAirgift({ database: 'postgres', env });
+  const one = await startAirgift({ database: 'postgres' });
   try {
     const two = await startAirgift({
       database: { url: one.databaseUrl as string },
       dataDir: one.dataDir,
-      env,
     });
     try {
       const token = await tokenFor(one, '/giftcards-sandbox');

@@ -7,6 +7,8 @@ import { errorDocsPage } from './http/error-docs.ts';
 import { installErrorHandling, sendError } from './http/error-handler.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
 import { createOpenApiRegistry, docsRoutes } from './http/openapi.ts';
+import { principalOf } from './http/request-context.ts';
+import { installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { newRequestId } from './lib/ids.ts';
@@ -108,6 +110,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(
       async (product) => {
         installAuthHook(product, services.tokens, defaultScope);
+        installResponseCache(product, {
+          changes: services.changes,
+          clock: services.clock,
+          vary: async (request) => {
+            const account = await services.accounts.require(principalOf(request).accountId);
+            return `${account.currencyCode}/${account.countryCode}`;
+          },
+        });
         routes(product, services);
         docsRoutes(product, openapi, kind, bases.all, defaultScope);
       },
@@ -118,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       installAdminAuth(admin, deps.adminKey);
+      installChangeAnnouncer(admin, services.changes);
       accountAdminRoutes(admin, services.accounts, services.ledger);
       fxAdminRoutes(admin, services.fx);
       catalogAdminRoutes(admin, services.giftcards.catalog);

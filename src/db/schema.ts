@@ -74,6 +74,14 @@ export interface Database {
   balances: BalancesTable;
   ledger_entries: LedgerEntriesTable;
   topup_transactions: TopupTransactionsTable;
+  change_versions: ChangeVersionsTable;
+}
+
+// Counters of shared in-memory state (migration 0005, src/lib/change-versions.ts).
+export interface ChangeVersionsTable {
+  topic: string;
+  version: Generated<number>;
+  changed_at: Generated<Date>;
 }
 
 // Gift cards (migration 0003).

@@ -13,6 +13,9 @@ import * as S from './schemas.ts';
  * and their filters, redeem instructions, the FX rate and discounts. Thin: parse, ask the catalog
  * service (priced in the caller's account currency), answer.
  */
+/** Every answer here depends only on the base, the URL and the account's currency (http/response-cache.ts). */
+const CACHED = { cache: true };
+
 const ProductIdParams = Type.Object({ productId: Type.Integer() });
 const CountryParams = Type.Object({ countrycode: Type.String() });
 const BrandIdParams = Type.Object({ brandId: Type.Integer() });
@@ -44,25 +47,28 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
     return found;
   };
 
-  app.get('/product-categories', { schema: { response: { 200: Type.Array(S.Category) } } }, () =>
-    catalog.categories(),
+  app.get(
+    '/product-categories',
+    { config: CACHED, schema: { response: { 200: Type.Array(S.Category) } } },
+    () => catalog.categories(),
   );
 
   app.get(
     '/countries',
-    { schema: { response: { 200: Type.Array(S.Country) } } },
+    { config: CACHED, schema: { response: { 200: Type.Array(S.Country) } } },
     () => services.countries.all,
   );
 
   app.get(
     '/countries/:countrycode',
-    { schema: { params: CountryParams, response: { 200: S.Country } } },
+    { config: CACHED, schema: { params: CountryParams, response: { 200: S.Country } } },
     async (request) => country((request.params as Static<typeof CountryParams>).countrycode),
   );
 
   app.get(
     '/countries/:countrycode/products',
     {
+      config: CACHED,
       schema: {
         params: CountryParams,
         querystring: Type.Object(pagingQuery(200)),
@@ -78,7 +84,7 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
 
   app.get(
     '/products',
-    { schema: { querystring: ProductsQuery, response: { 200: Type.Array(S.Product) } } },
+    { config: CACHED, schema: { querystring: ProductsQuery, response: { 200: Type.Array(S.Product) } } },
     async (request) => {
       const q = request.query as Static<typeof ProductsQuery>;
       const { env, currency } = await who(request);
@@ -88,7 +94,7 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
 
   app.get(
     '/products/:productId',
-    { schema: { params: ProductIdParams, response: { 200: S.Product } } },
+    { config: CACHED, schema: { params: ProductIdParams, response: { 200: S.Product } } },
     async (request) => {
       const { env, currency } = await who(request);
       return catalog.product(env, currency, (request.params as Static<typeof ProductIdParams>).productId);
@@ -97,14 +103,14 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
 
   app.get(
     '/redeem-instructions',
-    { schema: { response: { 200: Type.Array(S.BrandRedeemInstruction) } } },
+    { config: CACHED, schema: { response: { 200: Type.Array(S.BrandRedeemInstruction) } } },
     (request) => catalog.redeemInstructions(principalOf(request).environment),
   );
 
   // Compatibility alias (decisions §9): Reloadly's Java SDK reads a brand's instructions here.
   app.get(
     '/brands/:brandId/redeem-instructions',
-    { schema: { params: BrandIdParams, response: { 200: S.BrandRedeemInstruction } } },
+    { config: CACHED, schema: { params: BrandIdParams, response: { 200: S.BrandRedeemInstruction } } },
     (request) =>
       catalog.brandRedeemInstruction(
         principalOf(request).environment,
@@ -114,7 +120,7 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
 
   app.get(
     '/products/:productId/redeem-instructions',
-    { schema: { params: ProductIdParams, response: { 200: S.ProductRedeemInstruction } } },
+    { config: CACHED, schema: { params: ProductIdParams, response: { 200: S.ProductRedeemInstruction } } },
     (request) =>
       catalog.redeemInstruction(
         principalOf(request).environment,
@@ -123,28 +129,35 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
   );
 
   // decisions §5: `amount` of recipient currency `currencyCode`, priced in the account currency.
-  app.get('/fx-rate', { schema: { querystring: FxQuery, response: { 200: S.FxRate } } }, async (request) => {
-    const q = request.query as Static<typeof FxQuery>;
-    const { currency } = await who(request);
-    const code = q.currencyCode.toUpperCase();
-    const cost = await services.fx.cost(q.amount, code, currency);
-    return {
-      senderCurrency: currency,
-      senderAmount: roundToMinor(cost, currency).toNumber(),
-      recipientCurrency: code,
-      recipientAmount: dec(q.amount).toNumber(),
-    };
-  });
+  app.get(
+    '/fx-rate',
+    { config: CACHED, schema: { querystring: FxQuery, response: { 200: S.FxRate } } },
+    async (request) => {
+      const q = request.query as Static<typeof FxQuery>;
+      const { currency } = await who(request);
+      const code = q.currencyCode.toUpperCase();
+      const cost = await services.fx.cost(q.amount, code, currency);
+      return {
+        senderCurrency: currency,
+        senderAmount: roundToMinor(cost, currency).toNumber(),
+        recipientCurrency: code,
+        recipientAmount: dec(q.amount).toNumber(),
+      };
+    },
+  );
 
   app.get(
     '/discounts',
-    { schema: { querystring: Type.Object(pagingQuery(200)), response: { 200: Type.Array(S.Discount) } } },
+    {
+      config: CACHED,
+      schema: { querystring: Type.Object(pagingQuery(200)), response: { 200: Type.Array(S.Discount) } },
+    },
     (request) => catalog.discounts(principalOf(request).environment, toLimitOffset(request.query as object)),
   );
 
   app.get(
     '/products/:productId/discounts',
-    { schema: { params: ProductIdParams, response: { 200: S.Discount } } },
+    { config: CACHED, schema: { params: ProductIdParams, response: { 200: S.Discount } } },
     (request) =>
       catalog.discount(
         principalOf(request).environment,

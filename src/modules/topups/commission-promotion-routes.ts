@@ -12,8 +12,9 @@ import { Commission, Paged, Promotion } from './topup-schemas.ts';
  * every operator, inactive ones with `operator.status: false`; `percentage` is the international
  * discount (what most sends earn). `updatedAt` is the as-of time of the catalogue's terms.
  */
-const COMMISSIONS = { access: { scope: 'read-prepaid-commissions' } };
-const PROMOTIONS = { access: { scope: 'read-promotions' } };
+// Answers depend only on the base, the URL and the account: kept (http/response-cache.ts).
+const COMMISSIONS = { access: { scope: 'read-prepaid-commissions' }, cache: true };
+const PROMOTIONS = { access: { scope: 'read-promotions' }, cache: true };
 const IdParams = Type.Object({ operatorId: Type.Integer({ minimum: 0 }) });
 
 export function commissionPromotionRoutes(app: FastifyInstance, deps: TopupDeps, termsAsOf: string) {

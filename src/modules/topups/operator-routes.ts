@@ -13,7 +13,8 @@ import { Country, FxRate, Operator, Paged } from './topup-schemas.ts';
  * Countries, operators, auto-detect and the FX rate (scope `read-operators`, decisions §2).
  * Operators are shown in the caller's account currency; inactive operators are not listed.
  */
-const SCOPE = { access: { scope: 'read-operators' } };
+// GET answers depend only on the base, the URL and the account's currency and country: kept (http/response-cache.ts).
+const SCOPE = { access: { scope: 'read-operators' }, cache: true };
 const flag = (def: boolean) => Type.Optional(Type.Boolean({ default: def }));
 const AmountFlags = { suggestedAmounts: flag(false), suggestedAmountsMap: flag(false) };
 const IsoParam = Type.String({ minLength: 1, maxLength: 3 });
