@@ -130,7 +130,9 @@ export async function startAirgift(o: StartOptions = {}): Promise<RunningServer>
   const databaseUrl = scratch?.url ?? (typeof o.database === 'object' ? o.database.url : null);
   const publicUrl = o.env?.PUBLIC_URL ?? 'https://localhost';
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
+  // BENCH_NODE_ARGS: extra node flags for the server (say `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -78,9 +78,11 @@ export function createTopupService(deps: TopupDeps & { repo: TopupsRepository; s
     const outcome = sandboxOutcome(recipient.subscriber);
     if (outcome.kind === 'unavailable') throw new AppError('TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT');
 
-    const row = await db.transaction().execute(async (trx) => {
+    // The id first (a sequence needs no lock), then the transaction, shared with the other top-ups of
+    // this account waiting meanwhile (ledger/batcher.ts).
+    const { id } = await repo.nextId(db);
+    const row = await ledger.orderTransaction(scope, async (trx) => {
       const now = clock.now();
-      const { id } = await repo.nextId(trx);
       const debit = await ledger.debitOrder(trx, {
         ...scope,
         amount: price.cost,
