@@ -13,6 +13,15 @@ import pg from 'pg';
 import { Agent, request } from 'undici';
 
 export const ROOT = join(import.meta.dirname, '..');
+
+/**
+ * The checkout whose `src/main.ts` the benchmarks start: this one, or another (`--compare DIR`
+ * measures an older checkout, say the code before a change, side by side with this one).
+ */
+let serverRoot = ROOT;
+export function setServerRoot(dir: string) {
+  serverRoot = dir;
+}
 const run = promisify(execFile);
 
 /** The PostgreSQL server the benchmarks use (a scratch database per run is made and dropped there). */
@@ -132,20 +141,24 @@ export async function startAirgift(o: StartOptions = {}): Promise<RunningServer>
   const started = performance.now();
   // BENCH_NODE_ARGS: extra node flags for the server (say `--cpu-prof --cpu-prof-dir=/tmp/prof`).
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl ?? '',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: publicUrl,
-      ...o.env,
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', join(serverRoot, 'src', 'main.ts')],
+    {
+      cwd: serverRoot,
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl ?? '',
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: publicUrl,
+        ...o.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let port: number;
   try {
     // main.ts writes the sandbox credentials before it prints this banner.
