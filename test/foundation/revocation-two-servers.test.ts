@@ -78,10 +78,10 @@ async function call(server: Child, method: string, path: string, o: { token?: st
 const adminCall = (server: Child, method: string, path: string, body?: unknown) =>
   call(server, method, `/admin${path}`, { token: ADMIN_KEY, body });
 
-async function newAccount(server: Child) {
+async function newAccount(server: Child, currency = 'USD') {
   const created = await adminCall(server, 'POST', '/accounts', {
     name: 'Two servers',
-    currency: 'USD',
+    currency,
     country: 'US',
     environment: 'sandbox',
     fund: 1000,
@@ -179,4 +179,29 @@ test('an account deactivated through one server cannot order on the other within
   assert.equal((await adminCall(a, 'POST', `/accounts/${account.accountId}/activate`)).status, 200);
   const back = await msUntil(async () => (await order()).status === 200);
   assert.ok(back < 1000, `activation took ${back} ms to reach the other server`);
+});
+
+test('an FX rate changed through one server reprices the prepared answers of the other within 1 s', {
+  skip: !pg && 'PostgreSQL not reachable',
+}, async () => {
+  const [a, b] = servers;
+  const account = await newAccount(a, 'EUR');
+  const price = async (server: Child) => {
+    const answer = await call(server, 'GET', '/giftcards-sandbox/fx-rate?currencyCode=USD&amount=100', {
+      token: account.token,
+    });
+    assert.equal(answer.status, 200);
+    return answer.body.senderAmount as number;
+  };
+  // Both servers have prepared the answer (and keep it).
+  const before = await price(b);
+  assert.equal(await price(a), before);
+  assert.equal(await price(b), before);
+  const rates = await adminCall(a, 'GET', '/fx-rates');
+  const eur = rates.body.rates.find((r: { currencyCode: string }) => r.currencyCode === 'EUR').unitsPerUsd;
+  assert.equal((await adminCall(a, 'PUT', '/fx-rates/EUR', { unitsPerUsd: eur * 2 })).status, 200);
+  assert.notEqual(await price(a), before, 'the server that changed the rate answers the new price at once');
+  const ms = await msUntil(async () => (await price(b)) !== before);
+  assert.ok(ms < 1000, `the other server answered the old price for ${ms} ms`);
+  assert.equal(await price(b), await price(a));
 });
