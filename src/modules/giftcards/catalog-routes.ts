@@ -33,6 +33,8 @@ const FxQuery = Type.Object({
   currencyCode: Type.String({ pattern: '^[A-Za-z]{3}$' }),
   amount: Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,6})?$' }),
 });
+const FX_RATE = { config: CACHED, schema: { querystring: FxQuery, response: { 200: S.FxRate } } };
+const CATEGORIES = { config: CACHED, schema: { response: { 200: Type.Array(S.Category) } } };
 
 export function catalogRoutes(app: FastifyInstance, services: Services, giftcards: GiftcardServices) {
   const { catalog } = giftcards;
@@ -47,11 +49,7 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
     return found;
   };
 
-  app.get(
-    '/product-categories',
-    { config: CACHED, schema: { response: { 200: Type.Array(S.Category) } } },
-    () => catalog.categories(),
-  );
+  app.get('/product-categories', CATEGORIES, () => catalog.categories());
 
   app.get(
     '/countries',
@@ -129,22 +127,18 @@ export function catalogRoutes(app: FastifyInstance, services: Services, giftcard
   );
 
   // decisions §5: `amount` of recipient currency `currencyCode`, priced in the account currency.
-  app.get(
-    '/fx-rate',
-    { config: CACHED, schema: { querystring: FxQuery, response: { 200: S.FxRate } } },
-    async (request) => {
-      const q = request.query as Static<typeof FxQuery>;
-      const { currency } = await who(request);
-      const code = q.currencyCode.toUpperCase();
-      const cost = await services.fx.cost(q.amount, code, currency);
-      return {
-        senderCurrency: currency,
-        senderAmount: roundToMinor(cost, currency).toNumber(),
-        recipientCurrency: code,
-        recipientAmount: dec(q.amount).toNumber(),
-      };
-    },
-  );
+  app.get('/fx-rate', FX_RATE, async (request) => {
+    const q = request.query as Static<typeof FxQuery>;
+    const { currency } = await who(request);
+    const code = q.currencyCode.toUpperCase();
+    const cost = await services.fx.cost(q.amount, code, currency);
+    return {
+      senderCurrency: currency,
+      senderAmount: roundToMinor(cost, currency).toNumber(),
+      recipientCurrency: code,
+      recipientAmount: dec(q.amount).toNumber(),
+    };
+  });
 
   app.get(
     '/discounts',
