@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
+import { sandboxCaller } from '../topups/helpers.ts';
 import { giftcardClient } from './helpers.ts';
 
 // The ledger batches the concurrent orders of one account into one transaction (ledger/batcher.ts).
@@ -85,6 +86,54 @@ for (const database of ['pglite', 'postgres'] as const) {
       const state = await money(client.account.accountId);
       assert.equal(Number(state.sum), Number(state.balance));
       assert.equal(Number(state.balance), 1000 - 7 * 10.4);
+      assert.deepEqual(await server.admin.audit(), []);
+    });
+
+    test('orders with one tag never share a batch: each sees the writes of the one before', {
+      skip: !available && 'PostgreSQL not reachable',
+    }, async () => {
+      const { ledger } = server.runtime.services;
+      const c = await giftcardClient(server, { fund: 10 });
+      await sql`CREATE TABLE IF NOT EXISTS batch_probe (tag text)`.execute(server.db.kysely);
+      const key = { accountId: c.account.accountId, environment: 'sandbox' as const };
+      const probe = (tag: string) =>
+        ledger.orderTransaction({ ...key, tag }, async (trx) => {
+          const seen = await sql<{
+            n: number;
+          }>`SELECT count(*)::int AS n FROM batch_probe WHERE tag = ${tag}`.execute(trx);
+          await sql`INSERT INTO batch_probe (tag) VALUES (${tag})`.execute(trx);
+          return seen.rows[0].n;
+        });
+      // A slow first order, so the others queue up behind it and form batches.
+      const first = ledger.orderTransaction(key, async (trx) => {
+        await sql`SELECT pg_sleep(0.2)`.execute(trx);
+        return -1;
+      });
+      const same = Array.from({ length: 6 }, () => probe('same'));
+      const others = Array.from({ length: 6 }, (_, i) => probe(`other-${i}`));
+      assert.equal(await first, -1);
+      assert.deepEqual((await Promise.all(same)).sort(), [0, 1, 2, 3, 4, 5]);
+      assert.deepEqual(await Promise.all(others), [0, 0, 0, 0, 0, 0]);
+    });
+
+    test('top-ups of a burst that share a number never share a batch: one of them, the rest refused', {
+      skip: !available && 'PostgreSQL not reachable',
+    }, async () => {
+      const c = await sandboxCaller(server, { fund: 1000 });
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          c.post('/topups', {
+            operatorId: 1001,
+            amount: 10,
+            recipientPhone: { countryCode: 'NG', number: `0803${String(6000000 + (i % 3 === 0 ? 0 : i))}` },
+          }),
+        ),
+      );
+      // 10 sends to 08036000000, 20 to numbers of their own: 1 + 20 accepted.
+      assert.equal(answers.filter((a) => a.status === 200).length, 21);
+      for (const a of answers.filter((x) => x.status !== 200)) {
+        assert.equal(a.body.errorCode, 'PHONE_RECENTLY_RECHARGED', a.text);
+      }
       assert.deepEqual(await server.admin.audit(), []);
     });
   });

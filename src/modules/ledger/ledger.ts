@@ -304,7 +304,7 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
    * same account waiting at that moment (batcher.ts), each with its own result.
    */
   function orderTransaction<T>(
-    key: { accountId: number; environment: Environment },
+    key: { accountId: number; environment: Environment; tag?: string },
     work: (trx: Kysely<Database>) => Promise<T>,
   ): Promise<T> {
     return batcher.run(key, work);

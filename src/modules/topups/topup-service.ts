@@ -81,7 +81,7 @@ export function createTopupService(deps: TopupDeps & { repo: TopupsRepository; s
     // The id first (a sequence needs no lock), then the transaction, shared with the other top-ups of
     // this account waiting meanwhile (ledger/batcher.ts).
     const { id } = await repo.nextId(db);
-    const row = await ledger.orderTransaction(scope, async (trx) => {
+    const row = await ledger.orderTransaction({ ...scope, tag: recipientKey }, async (trx) => {
       const now = clock.now();
       const debit = await ledger.debitOrder(trx, {
         ...scope,
