@@ -1,69 +1,121 @@
 /**
- * Shared pieces of the benchmarks: start the real server (`src/main.ts`, its own process, a fresh data
- * directory, embedded PGlite or DATABASE_URL), a bare node:https baseline in its own process, and a
- * closed-loop load generator over undici. Loopback only; every run is bounded by its request count.
+ * Shared pieces of the benchmarks: start the real server (`src/main.ts`, its own process, a fresh or
+ * given data directory, embedded PGlite or a scratch PostgreSQL database), a bare node:https baseline
+ * in its own process, two load generators (wrk for reads, an undici closed loop for writes), pgbench,
+ * and the figure table every benchmark prints. Loopback only; every run is bounded in time.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 
-const ROOT = join(import.meta.dirname, '..');
+export const ROOT = join(import.meta.dirname, '..');
+
+/**
+ * The checkout whose `src/main.ts` the benchmarks start: this one, or another (`--compare DIR`
+ * measures an older checkout, say the code before a change, side by side with this one).
+ */
+let serverRoot = ROOT;
+export function setServerRoot(dir: string) {
+  serverRoot = dir;
+}
+const run = promisify(execFile);
+
+/** The PostgreSQL server the benchmarks use (a scratch database per run is made and dropped there). */
+export const PG_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export interface RunningServer {
   url: string;
+  /** The origin the bases are configured with (token audiences start with it). */
+  publicUrl: string;
+  port: number;
+  pid: number;
   ca: string;
   dataDir: string;
+  databaseUrl: string | null;
+  /** Milliseconds from spawn to the listening banner. */
+  startMs: number;
   credentials: { clientId: string; clientSecret: string; accountId: number };
   adminKey: string;
+  /** Stops the process only. */
+  kill(): Promise<void>;
+  /** Stops the process and removes what startAirgift made for it (data dir, scratch database). */
   stop(): Promise<void>;
 }
 
 function waitFor(child: ChildProcess, pattern: RegExp, what: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${what} did not start: ${seen}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${what} did not start: ${seen}`)), 120_000);
     const onData = (chunk: Buffer) => {
       seen += chunk.toString();
+      if (seen.length > 100_000) seen = seen.slice(-50_000);
       const m = pattern.exec(seen);
       if (m) {
         clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
+        // Keep draining so a chatty child never blocks on a full pipe.
+        if (process.env.BENCH_CHILD_OUTPUT) {
+          child.stdout?.pipe(process.stdout);
+          child.stderr?.pipe(process.stderr);
+        }
+        child.stdout?.resume();
+        child.stderr?.resume();
         resolve(m[1] ?? m[0]);
       }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code) => code !== 0 && reject(new Error(`${what} exited with ${code}: ${seen}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}: ${seen}`));
+    });
   });
 }
 
 const stopChild = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const hard = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(hard);
+      resolve();
+    });
     child.kill('SIGTERM');
   });
 
-/**
- * With DATABASE_URL, the server gets a database of its own on that PostgreSQL server, made for the
- * run and dropped after it, so a benchmark never writes into an existing database.
- */
-async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
-  const base = process.env.DATABASE_URL;
-  if (!base) return null;
-  const name = `airgift_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: base });
+/** A database of its own on the benchmark PostgreSQL server, made for the run and dropped after it. */
+export async function scratchDatabase(
+  tag: string,
+): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const name = `airgift_bench_${tag}_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(base);
+  const url = new URL(PG_URL);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    name,
     async drop() {
-      const c = new pg.Client({ connectionString: base });
+      const c = new pg.Client({ connectionString: PG_URL });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
@@ -71,65 +123,117 @@ async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> } |
   };
 }
 
-/** Starts `src/main.ts` on a free port with a fresh data directory and waits for its banner. */
-export async function startAirgift(env: Record<string, string> = {}): Promise<RunningServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'airgift-bench-'));
-  const database = await benchDatabase();
-  const port = String(20000 + Math.floor(Math.random() * 20000));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...(database && { DATABASE_URL: database.url }),
-      DATA_DIR: dataDir,
-      PORT: port,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ...env,
+export interface StartOptions {
+  /** 'pglite' (default) or 'postgres' (a scratch database), or the URL of an existing database. */
+  database?: 'pglite' | 'postgres' | { url: string };
+  /** An existing data directory (a restart, or a second process of one deployment). */
+  dataDir?: string;
+  env?: Record<string, string>;
+}
+
+/** Starts `src/main.ts` on a free port and waits for its banner. */
+export async function startAirgift(o: StartOptions = {}): Promise<RunningServer> {
+  const ownDir = !o.dataDir;
+  const dataDir = o.dataDir ?? (await mkdtemp(join(tmpdir(), 'airgift-bench-')));
+  const scratch = o.database === 'postgres' ? await scratchDatabase('srv') : null;
+  const databaseUrl = scratch?.url ?? (typeof o.database === 'object' ? o.database.url : null);
+  const publicUrl = o.env?.PUBLIC_URL ?? 'https://localhost';
+  const started = performance.now();
+  // BENCH_NODE_ARGS: extra node flags for the server (say `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', join(serverRoot, 'src', 'main.ts')],
+    {
+      cwd: serverRoot,
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl ?? '',
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: publicUrl,
+        ...o.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // The banner ends with the bootstrap account's token command.
-  await waitFor(child, /Get a token/, 'airgift');
+  );
+  let port: number;
+  try {
+    // main.ts writes the sandbox credentials before it prints this banner.
+    port = Number(await waitFor(child, /airgift is listening on port (\d+)/, 'airgift'));
+  } catch (error) {
+    await stopChild(child);
+    await scratch?.drop();
+    throw error;
+  }
+  const startMs = performance.now() - started;
   const credentials = JSON.parse(await readFile(join(dataDir, 'sandbox-credentials.json'), 'utf8'));
   return {
     url: `https://127.0.0.1:${port}`,
+    publicUrl,
+    port,
+    pid: child.pid as number,
     ca: await readFile(join(dataDir, 'tls', 'ca.crt'), 'utf8'),
     dataDir,
+    databaseUrl,
+    startMs,
     credentials,
     adminKey: (await readFile(join(dataDir, 'admin.key'), 'utf8')).trim(),
+    kill: () => stopChild(child),
     async stop() {
       await stopChild(child);
-      await database?.drop();
-      await rm(dataDir, { recursive: true, force: true });
+      await scratch?.drop();
+      if (ownDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** A bare node:https server in its own process answering `body` to every request, with the same TLS key. */
+/** Resident memory of a process, in MB (Linux). */
+export async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/**
+ * A bare node:https server in its own process with the same TLS key, answering each path with the
+ * body recorded for it (a Map lookup), so it sends the same bytes airgift sends.
+ */
 export async function startBaseline(
   dataDir: string,
-  body: string,
+  bodies: Record<string, string>,
 ): Promise<{ url: string; stop(): Promise<void> }> {
+  const file = join(dataDir, `baseline-bodies-${process.pid}.json`);
+  await writeFile(file, JSON.stringify(bodies));
   const script = `
     const https = require('node:https'); const fs = require('node:fs');
-    const body = Buffer.from(process.env.BODY);
+    const bodies = new Map(Object.entries(JSON.parse(fs.readFileSync(process.env.BODIES, 'utf8'))).map(([k, v]) => [k, Buffer.from(v)]));
     const server = https.createServer({ key: fs.readFileSync(process.env.KEY), cert: fs.readFileSync(process.env.CERT) }, (req, res) => {
+      const body = bodies.get(req.url) ?? Buffer.from('{}');
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }); res.end(body);
     });
     server.listen(0, '127.0.0.1', () => console.log('baseline on ' + server.address().port));
-    process.on('SIGTERM', () => server.close(() => process.exit(0)));`;
+    process.on('SIGTERM', () => server.close(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 3600000).unref();`;
   const child = spawn(process.execPath, ['-e', script], {
     env: {
       ...process.env,
-      BODY: body,
+      BODIES: file,
       KEY: join(dataDir, 'tls', 'server.key'),
       CERT: join(dataDir, 'tls', 'server.crt'),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const port = await waitFor(child, /baseline on (\d+)/, 'baseline');
-  return { url: `https://127.0.0.1:${port}`, stop: () => stopChild(child) };
+  return {
+    url: `https://127.0.0.1:${port}`,
+    async stop() {
+      await stopChild(child);
+      await rm(file, { force: true });
+    },
+  };
 }
 
 export interface LoadResult {
@@ -140,36 +244,101 @@ export interface LoadResult {
   failures: number;
 }
 
-/** Closed loop: `concurrency` workers send `total` requests in all; latencies in ms. */
+let wrkChecked: boolean | null = null;
+export async function wrkAvailable(): Promise<boolean> {
+  if (wrkChecked === null) {
+    wrkChecked = await run('wrk', ['--version']).then(
+      () => true,
+      (e: { stdout?: string }) => /wrk \d/.test(e.stdout ?? ''),
+    );
+  }
+  return wrkChecked;
+}
+
+const toMs = (value: string, unit: string) =>
+  Number(value) * (unit === 'us' ? 0.001 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 1);
+
+/**
+ * GET `url` with wrk (keep-alive, `connections` connections, one thread) for `seconds`. Falls back to
+ * the undici closed loop when wrk is not installed.
+ */
+export async function wrk(
+  url: string,
+  o: { seconds: number; connections: number; headers?: Record<string, string>; ca: string },
+): Promise<LoadResult> {
+  if (!(await wrkAvailable())) {
+    return drive(url, {
+      ca: o.ca,
+      total: 1e9,
+      durationMs: o.seconds * 1000,
+      concurrency: o.connections,
+      headers: o.headers,
+    });
+  }
+  const args = ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency'];
+  for (const [k, v] of Object.entries(o.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  args.push(url);
+  const { stdout } = await run('wrk', args, { timeout: (o.seconds + 30) * 1000 });
+  const num = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? 0);
+  const lat = (p: string) => {
+    const m = new RegExp(`${p}%\\s+([\\d.]+)(us|ms|s|m)`).exec(stdout);
+    return m ? toMs(m[1], m[2]) : Number.NaN;
+  };
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  return {
+    requests: num(/(\d+) requests in/),
+    rps: num(/Requests\/sec:\s+([\d.]+)/),
+    p50: lat('50'),
+    p99: lat('99'),
+    failures:
+      num(/Non-2xx or 3xx responses: (\d+)/) +
+      (errors ? errors.slice(1).reduce((s, n) => s + Number(n), 0) : 0),
+  };
+}
+
+/**
+ * Closed loop over undici: `concurrency` workers send requests until `total` are sent or
+ * `durationMs` has passed; latencies in ms. `onAnswer` sees every answer (status and body text).
+ */
 export async function drive(
   url: string,
   o: {
     ca: string;
     total: number;
+    durationMs?: number;
     concurrency: number;
     headers?: Record<string, string>;
     method?: 'GET' | 'POST';
     body?: () => string;
+    onAnswer?: (status: number, text: string) => void;
   },
 ): Promise<LoadResult> {
-  const dispatcher = new Agent({ connect: { ca: o.ca }, connections: o.concurrency });
+  const dispatcher = new Agent({ connect: { ca: o.ca, timeout: 60_000 }, connections: o.concurrency });
   const latencies: number[] = [];
   let sent = 0;
   let failures = 0;
   const started = performance.now();
+  const until = started + (o.durationMs ?? 3_600_000);
   await Promise.all(
     Array.from({ length: o.concurrency }, async () => {
-      while (sent < o.total) {
+      while (sent < o.total && performance.now() < until) {
         sent++;
         const t = performance.now();
-        const res = await request(url, {
-          method: o.method ?? 'GET',
-          headers: o.headers,
-          body: o.body?.(),
-          dispatcher,
-        });
-        await res.body.arrayBuffer();
-        if (res.statusCode !== 200) failures++;
+        try {
+          const res = await request(url, {
+            method: o.method ?? 'GET',
+            headers: o.headers,
+            body: o.body?.(),
+            dispatcher,
+          });
+          const text = await res.body.text();
+          if (res.statusCode !== 200) failures++;
+          o.onAnswer?.(res.statusCode, text);
+        } catch (error) {
+          // A connection the loaded machine could not open in time counts as a failure, not a crash.
+          failures++;
+          o.onAnswer?.(0, String((error as Error).message));
+        }
         latencies.push(performance.now() - t);
       }
     }),
@@ -178,31 +347,158 @@ export async function drive(
   await dispatcher.close();
   latencies.sort((a, b) => a - b);
   const pct = (p: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { requests: o.total, rps: o.total / seconds, p50: pct(50), p99: pct(99), failures };
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? Number.NaN;
+  return {
+    requests: latencies.length,
+    rps: latencies.length / seconds,
+    p50: pct(50),
+    p99: pct(99),
+    failures,
+  };
 }
 
 export function report(name: string, r: LoadResult): string {
-  return `${name.padEnd(24)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   failures ${r.failures}`;
+  return `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   failures ${r.failures}`;
 }
 
-/** A sandbox token for the bootstrap account of `server`. */
-export async function tokenFor(server: RunningServer, audiencePath: string): Promise<string> {
-  const port = new URL(server.url).port;
+/** pgbench's built-in `simple-update` on a scratch database of the benchmark PostgreSQL server. */
+export async function pgbench(o: {
+  clients: number;
+  seconds: number;
+}): Promise<{ tps: number; latencyMs: number }> {
+  const db = await scratchDatabase('pgbench');
+  const u = new URL(db.url);
+  const conn = ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres')];
+  const env = { ...process.env, ...(u.password && { PGPASSWORD: decodeURIComponent(u.password) }) };
+  try {
+    await run('pgbench', ['-i', '-q', '-s', '1', ...conn, db.name], { env });
+    const { stdout } = await run(
+      'pgbench',
+      [
+        '-n',
+        '-b',
+        'simple-update',
+        '-c',
+        String(o.clients),
+        '-j',
+        '2',
+        '-T',
+        String(o.seconds),
+        ...conn,
+        db.name,
+      ],
+      { env, timeout: (o.seconds + 60) * 1000 },
+    );
+    return {
+      tps: Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? 0),
+      latencyMs: Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1] ?? 0),
+    };
+  } finally {
+    await db.drop();
+  }
+}
+
+/** A sandbox token for `credentials` (default: the bootstrap account of `server`). */
+export async function tokenFor(
+  server: RunningServer,
+  audiencePath: string,
+  credentials: { clientId: string; clientSecret: string } = server.credentials,
+): Promise<string> {
   const dispatcher = new Agent({ connect: { ca: server.ca } });
   const res = await request(`${server.url}/auth/oauth/token`, {
     method: 'POST',
     dispatcher,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      client_id: server.credentials.clientId,
-      client_secret: server.credentials.clientSecret,
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
       grant_type: 'client_credentials',
-      audience: `https://localhost:${port}${audiencePath}`,
+      audience: `${server.publicUrl}${audiencePath}`,
     }),
   });
   const body = (await res.body.json()) as { access_token?: string };
   await dispatcher.close();
   if (!body.access_token) throw new Error(`no token: ${JSON.stringify(body)}`);
   return body.access_token;
+}
+
+/** One call of the admin API; throws on anything but 200. */
+export async function admin<T = any>(
+  server: RunningServer,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const dispatcher = new Agent({ connect: { ca: server.ca } });
+  try {
+    const res = await request(`${server.url}/admin${path}`, {
+      method: method as 'GET',
+      dispatcher,
+      headers: {
+        authorization: `Bearer ${server.adminKey}`,
+        accept: 'application/json',
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`admin ${method} ${path}: ${res.statusCode} ${text}`);
+    return JSON.parse(text) as T;
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+/** GET with a token; the body text (for recording what the baseline must send). */
+export async function fetchText(server: RunningServer, path: string, headers: Record<string, string>) {
+  const dispatcher = new Agent({ connect: { ca: server.ca } });
+  try {
+    const res = await request(`${server.url}${path}`, { headers, dispatcher });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
+    return text;
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+/** One measured figure of the issue's goals table. */
+export interface Figure {
+  figure: string;
+  value: string;
+  baseline?: string;
+  ratio?: number;
+  goal: string;
+  met?: boolean;
+}
+
+export function printFigures(title: string, figures: Figure[]) {
+  console.log(`\n== ${title}`);
+  for (const f of figures) {
+    const ratio = f.ratio === undefined ? '' : `  ratio ${f.ratio.toFixed(2)}×`;
+    const vs = f.baseline ? `  vs ${f.baseline}` : '';
+    const mark = f.met === undefined ? '' : f.met ? '  [goal met]' : '  [goal NOT met]';
+    console.log(`${f.figure}: ${f.value}${vs}${ratio}  (goal ${f.goal})${mark}`);
+  }
+}
+
+export interface BenchOptions {
+  smoke: boolean;
+}
+
+export function benchOptions(argv = process.argv.slice(2)): BenchOptions {
+  return { smoke: argv.includes('--smoke') || process.env.BENCH_SMOKE === '1' };
+}
+
+/** True when `moduleUrl` is the script node was asked to run (a sub-benchmark run alone). */
+export function isMain(moduleUrl: string): boolean {
+  const script = process.argv[1];
+  return (
+    !!script &&
+    new URL(moduleUrl).pathname === (script.startsWith('/') ? script : join(process.cwd(), script))
+  );
+}
+
+export async function sleep(ms: number) {
+  await new Promise((r) => setTimeout(r, ms));
 }

@@ -10,6 +10,8 @@ import { installErrorHandling, sendError } from './http/error-handler.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
 import { createOpenApiRegistry, docsRoutes } from './http/openapi.ts';
 import { probeRoutes } from './http/probes.ts';
+import { principalOf } from './http/request-context.ts';
+import { installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
 import type { TypedApp } from './http/schemas.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -122,6 +124,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(
       async (product) => {
         installAuthHook(product, services.tokens, defaultScope);
+        installResponseCache(product, {
+          changes: services.changes,
+          clock: services.clock,
+          vary: async (request) => {
+            const account = await services.accounts.require(principalOf(request).accountId);
+            return `${account.currencyCode}/${account.countryCode}`;
+          },
+        });
         routes(product.withTypeProvider<TypeBoxTypeProvider>());
         docsRoutes(product, openapi, kind, bases.all, defaultScope);
       },
@@ -132,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       installAdminAuth(admin, deps.adminKey);
+      installChangeAnnouncer(admin, services.changes);
       accountAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.accounts, services.ledger);
       fxAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.fx);
       catalogAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.catalog);

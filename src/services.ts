@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { BaseRouter } from './http/bases.ts';
+import { createChangeVersions } from './lib/change-versions.ts';
 import type { Clock } from './lib/clock.ts';
 import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
@@ -23,6 +24,8 @@ export interface ServiceInputs {
 }
 
 export function createServices({ config, db, clock, bases, tokenSigningKey }: ServiceInputs) {
+  // What servers keep in memory and how its changes reach every server (src/lib/change-versions.ts).
+  const changes = createChangeVersions(db.kysely);
   const credentials = credentialsRepository(db.kysely, clock);
   const ledger = createLedger(db.kysely, clock);
   const countries = loadCountries();
@@ -34,6 +37,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     ledger,
     clock,
     reference: { hasCountry: (iso) => countries.find(iso) !== undefined, hasFxRate: (code) => fx.has(code) },
+    changes,
   });
   const tokens = createTokenService({
     credentials,
@@ -42,9 +46,14 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     signingKey: tokenSigningKey,
     issuer: config.authUrl,
     lifetimeSeconds: { live: config.tokenTtlLive, sandbox: config.tokenTtlSandbox },
+    changes,
   });
   const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries });
   const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries });
+  changes.onChange('catalog', () => {
+    fx.invalidate();
+    giftcards.catalog.invalidate();
+  });
   // the one background poller: gift card fulfilment steps and top-up completion
   const worker = createWorker({
     clock,
@@ -53,7 +62,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       topupCompletionJob(topups.orders, config.topupWorkerIntervalMs),
     ],
   });
-  return { ledger, accounts, tokens, countries, fx, giftcards, topups, worker };
+  return { ledger, accounts, tokens, countries, fx, giftcards, topups, worker, changes, clock };
 }
 
 export type Services = ReturnType<typeof createServices>;

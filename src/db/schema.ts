@@ -74,6 +74,24 @@ export interface Database {
   balances: BalancesTable;
   ledger_entries: LedgerEntriesTable;
   topup_transactions: TopupTransactionsTable;
+  change_versions: ChangeVersionsTable;
+  daily_order_usage: DailyOrderUsageTable;
+}
+
+// Per-day usage of the daily limits (migration 0006), written by the ledger's order debit.
+export interface DailyOrderUsageTable {
+  account_id: number;
+  environment: Environment;
+  day: string;
+  order_count: number;
+  order_amount: string;
+}
+
+// Counters of shared in-memory state (migration 0005, src/lib/change-versions.ts).
+export interface ChangeVersionsTable {
+  topic: string;
+  version: Generated<number>;
+  changed_at: Generated<Date>;
 }
 
 // Gift cards (migration 0003).

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Environment } from '../../db/schema.ts';
 import { AppError, type ErrorDetail } from '../../errors/error-codes.ts';
+import { type ChangeVersions, ClearableCache } from '../../lib/change-versions.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { currencyName, isCurrency, minorUnitsOf } from '../../lib/currencies.ts';
 import { type Dec, dec } from '../../lib/money.ts';
@@ -27,6 +28,11 @@ export interface AccountsServiceDeps {
   clock: Clock;
   /** The reference data an account must fit: a country both services list, a currency with an FX rate. */
   reference: { hasCountry(iso: string): boolean; hasFxRate(code: string): Promise<boolean> };
+  /**
+   * When given, accounts read by `require` are kept in memory, and a change of an account or a
+   * credential is announced (topic `auth`) so every server drops what it holds within a second.
+   */
+  changes?: ChangeVersions;
 }
 
 export interface CreateAccountInput {
@@ -43,7 +49,9 @@ export interface CreateAccountInput {
 const ENVIRONMENTS: Environment[] = ['live', 'sandbox'];
 
 export function createAccountsService(deps: AccountsServiceDeps) {
-  const { db, accounts, credentials, ledger, clock, reference } = deps;
+  const { db, accounts, credentials, ledger, clock, reference, changes } = deps;
+  const held = new ClearableCache<AccountRow>(50_000);
+  changes?.onChange('auth', () => held.clear());
 
   /** A positive amount in the currency's minor units, or a 400 naming the field. */
   function amountIn(field: string, value: string | number, currency: string, allowNegative = false): Dec {
@@ -130,9 +138,15 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     };
   }
 
+  /** The account, from memory while no change of accounts was announced (see `changes`). */
   async function require(accountId: number): Promise<AccountRow> {
+    const key = String(accountId);
+    const hit = changes?.fresh() ? held.get(key) : undefined;
+    if (hit) return hit;
+    const ticket = held.ticket();
     const account = await accounts.find(accountId);
     if (!account) throw new AppError('ACCOUNT_NOT_FOUND', `Account ${accountId} does not exist`);
+    held.set(key, account, ticket);
     return account;
   }
 
@@ -195,6 +209,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
           ? null
           : amountIn('dailyAmountLimit', changes.dailyAmountLimit, account.currencyCode).toFixed();
     const updated = await accounts.update(accountId, { ...changes, dailyAmountLimit }, clock.now());
+    await deps.changes?.changed('auth');
     return present(updated ?? account);
   }
 
@@ -224,6 +239,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
   async function revokeCredential(clientId: string) {
     const found = await credentials.revoke(clientId, clock.now());
     if (!found) throw new AppError('RESOURCE_NOT_FOUND', `No credential ${clientId}`);
+    await changes?.changed('auth');
     return { clientId, revoked: true };
   }
 

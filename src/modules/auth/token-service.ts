@@ -1,19 +1,21 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../../errors/error-codes.ts';
 import { OAuthError } from '../../errors/oauth-error.ts';
-import type { Base, BaseRouter } from '../../http/bases.ts';
+import type { Base, BaseRouter, Product } from '../../http/bases.ts';
+import type { ChangeVersions } from '../../lib/change-versions.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { verifySecret } from './client-secrets.ts';
 import type { CredentialsRepository } from './credentials-repository.ts';
 import type { Principal } from './principal.ts';
 import { scopesForProduct } from './scopes.ts';
+import { createTokenCache } from './token-cache.ts';
 
 /**
  * The OAuth 2.0 client-credentials token service (decisions §2). Tokens are HS256 JWTs whose
  * audience is one product base; `authenticate` accepts a token only on that base, only while it is
- * unexpired, and only while its credential is not revoked (looked up on every request through a 1 s
- * cache: a revocation in this process stops its tokens at once, in another process within a second).
+ * unexpired, and only while its credential is not revoked. A verified token is kept in memory until
+ * it expires (token-cache.ts); a revocation empties that cache in every server within a second.
  */
 export interface TokenServiceDeps {
   credentials: CredentialsRepository;
@@ -22,6 +24,8 @@ export interface TokenServiceDeps {
   signingKey: Uint8Array;
   issuer: string;
   lifetimeSeconds: { live: number; sandbox: number };
+  /** When given, verified tokens are kept in memory until they expire or `auth` changes. */
+  changes?: ChangeVersions;
 }
 
 export interface TokenRequest {
@@ -40,6 +44,7 @@ export interface TokenResponse {
 
 export function createTokenService(deps: TokenServiceDeps) {
   const { credentials, bases, clock, signingKey, issuer } = deps;
+  const verified = createTokenCache(deps.changes);
 
   async function issue(body: TokenRequest): Promise<TokenResponse> {
     const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 500 ? v : undefined);
@@ -95,31 +100,44 @@ export function createTokenService(deps: TokenServiceDeps) {
   async function authenticate(authorization: string | undefined, base: Base): Promise<Principal> {
     const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
     if (!match) throw new AppError('AUTHENTICATION_FAILURE');
-    let claims: { sub?: string; scope?: unknown; acc?: unknown; env?: unknown };
+    const token = match[1];
+    const now = clock.now();
+    const seen = verified.get(base.url, token, now.getTime());
+    if (seen) return seen;
+    const ticket = verified.ticket();
+    let claims: { sub?: string; scope?: unknown; acc?: unknown; env?: unknown; exp?: number };
     try {
-      const verified = await jwtVerify(match[1], signingKey, {
+      const result = await jwtVerify(token, signingKey, {
         issuer,
         audience: base.url,
         algorithms: ['HS256'],
-        currentDate: clock.now(),
+        currentDate: now,
         clockTolerance: 0,
       });
-      claims = verified.payload;
+      claims = result.payload;
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED');
       throw new AppError('AUTHENTICATION_FAILURE');
     }
     const clientId = claims.sub;
-    const credential = clientId ? await credentials.findForAuth(clientId) : undefined;
+    // With the verified-token cache, a miss reads the credential itself: a copy from the short
+    // credential cache could be older than the last revocation and would then be kept until expiry.
+    const credential = !clientId
+      ? undefined
+      : deps.changes
+        ? await credentials.find(clientId)
+        : await credentials.findForAuth(clientId);
     if (!credential || credential.revokedAt || credential.environment !== base.environment) {
       throw new AppError('AUTHENTICATION_FAILURE', 'The credential of this token was revoked');
     }
-    return {
+    const principal: Principal = {
       accountId: credential.accountId,
       environment: credential.environment,
       clientId: credential.clientId,
       scopes: typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [],
     };
+    if (typeof claims.exp === 'number') verified.set(base.url, token, principal, claims.exp * 1000, ticket);
+    return principal;
   }
 
   return { issue, authenticate };

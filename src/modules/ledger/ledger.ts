@@ -3,6 +3,7 @@ import type { Database, Environment, LedgerKind } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
+import { createOrderBatcher } from './batcher.ts';
 
 /**
  * The ledger: the only code that changes a balance, and it writes an entry with every change.
@@ -65,6 +66,8 @@ export interface LedgerEntry {
 }
 
 export function createLedger(db: Kysely<Database>, clock: Clock) {
+  const batcher = createOrderBatcher(db);
+
   /** Opens the balance of an account in an environment at zero (idempotent). */
   async function open(
     trx: Kysely<Database>,
@@ -139,49 +142,91 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
   }
 
   /**
-   * Debits an accepted order inside the order's transaction. The balance row is locked first, so
-   * the daily-limit check and the debit are atomic against concurrent orders of the same account
-   * (both products count). Limits: the number and the total of today's (UTC) order debits.
+   * Debits an accepted order inside the order's transaction, in one statement: the day's usage row
+   * (daily-order-usage: count and total of today's (UTC) order debits, both products) is raised only
+   * within the account's daily limits, the balance only if it stays >= 0, and the entry is written
+   * from the balance that update left. Both rows are locked by their updates until the caller's
+   * transaction ends, so concurrent orders of one account serialise on them. Any refusal throws, and
+   * the caller's rollback undoes whatever part of the statement did happen.
    */
   async function debitOrder(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
-    const locked = await trx
-      .selectFrom('balances')
-      .select('balance')
-      .where('account_id', '=', o.accountId)
-      .where('environment', '=', o.environment)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!locked) throw new AppError('ACCOUNT_NOT_FOUND');
-    if (o.limits && (o.limits.count !== null || o.limits.amount !== null)) {
-      const now = clock.now();
-      const midnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-      const today = await trx
-        .selectFrom('ledger_entries')
-        .select((eb) => [
-          eb.fn.countAll<string>().as('count'),
-          eb.fn.coalesce(eb.fn.sum<string>('amount'), eb.val('0')).as('total'),
-        ])
+    const at = clock.now();
+    const day = at.toISOString().slice(0, 10);
+    const amount = o.amount.toFixed();
+    const countLimit = o.limits?.count ?? null;
+    const amountLimit = o.limits?.amount?.toFixed() ?? null;
+    const { rows } = await sql<{
+      usageOk: boolean;
+      balance: string | null;
+      currencyCode: string | null;
+      entryId: number | null;
+    }>`
+      WITH usage AS (
+        INSERT INTO daily_order_usage AS u (account_id, environment, day, order_count, order_amount)
+        SELECT ${o.accountId}::bigint, ${o.environment}::text, ${day}::date, 1, ${amount}::numeric
+        WHERE (${countLimit}::int IS NULL OR 1 <= ${countLimit}::int)
+          AND (${amountLimit}::numeric IS NULL OR ${amount}::numeric <= ${amountLimit}::numeric)
+        ON CONFLICT (account_id, environment, day) DO UPDATE
+          SET order_count = u.order_count + 1, order_amount = u.order_amount + EXCLUDED.order_amount
+          WHERE (${countLimit}::int IS NULL OR u.order_count + 1 <= ${countLimit}::int)
+            AND (${amountLimit}::numeric IS NULL OR u.order_amount + EXCLUDED.order_amount <= ${amountLimit}::numeric)
+        RETURNING 1
+      ), debited AS (
+        UPDATE balances SET balance = balance - ${amount}::numeric, updated_at = ${at}
+        WHERE account_id = ${o.accountId} AND environment = ${o.environment}
+          AND balance - ${amount}::numeric >= 0
+          AND EXISTS (SELECT 1 FROM usage)
+        RETURNING balance, currency_code
+      ), entry AS (
+        INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code,
+                                    reason, product, transaction_id, created_at)
+        SELECT ${o.accountId}, ${o.environment}, 'ORDER_DEBIT', -${amount}::numeric, debited.balance,
+               debited.currency_code, ${o.reason ?? null}, ${o.product}, ${o.transactionId}, ${at}
+        FROM debited
+        RETURNING id
+      )
+      SELECT EXISTS (SELECT 1 FROM usage) AS "usageOk", debited.balance::text AS balance,
+             debited.currency_code AS "currencyCode", entry.id AS "entryId"
+      FROM (SELECT 1) AS one LEFT JOIN debited ON true LEFT JOIN entry ON true`.execute(trx);
+    const row = rows[0];
+    if (!row?.usageOk) throw await limitReached(trx, o, day);
+    if (row.balance === null || row.currencyCode === null || row.entryId === null) {
+      const exists = await trx
+        .selectFrom('balances')
+        .select('currency_code')
         .where('account_id', '=', o.accountId)
         .where('environment', '=', o.environment)
-        .where('kind', '=', 'ORDER_DEBIT')
-        .where('created_at', '>=', midnight)
-        .executeTakeFirstOrThrow();
-      if (o.limits.count !== null && Number(today.count) + 1 > o.limits.count) {
-        throw new AppError('MAX_DAILY_TRANSACTION_COUNT_REACHED');
-      }
-      if (o.limits.amount !== null && dec(today.total).negated().plus(o.amount).gt(o.limits.amount)) {
-        throw new AppError('MAX_DAILY_TRANSACTION_AMOUNT_REACHED');
-      }
+        .executeTakeFirst();
+      throw new AppError(exists ? 'INSUFFICIENT_BALANCE' : 'ACCOUNT_NOT_FOUND');
     }
-    return post(trx, {
-      accountId: o.accountId,
-      environment: o.environment,
-      kind: 'ORDER_DEBIT',
-      amount: o.amount.negated(),
-      product: o.product,
-      transactionId: o.transactionId,
-      reason: o.reason ?? null,
-    });
+    if (!roundToMinor(o.amount, row.currencyCode).equals(o.amount) || o.amount.lte(0)) {
+      // A programming error, not a client's: amounts are rounded by the pricing code before posting.
+      throw new Error(`order amount ${amount} is not positive or not in ${row.currencyCode} minor units`);
+    }
+    const newBalance = dec(row.balance);
+    return {
+      entryId: row.entryId,
+      oldBalance: newBalance.plus(o.amount),
+      newBalance,
+      currencyCode: row.currencyCode,
+      at,
+    };
+  }
+
+  /** Which daily limit refused an order (the count is checked first). */
+  async function limitReached(trx: Kysely<Database>, o: OrderDebit, day: string): Promise<AppError> {
+    const usage = await trx
+      .selectFrom('daily_order_usage')
+      .select(['order_count', 'order_amount'])
+      .where('account_id', '=', o.accountId)
+      .where('environment', '=', o.environment)
+      .where('day', '=', day)
+      .executeTakeFirst();
+    const count = usage?.order_count ?? 0;
+    if (o.limits?.count != null && count + 1 > o.limits.count) {
+      return new AppError('MAX_DAILY_TRANSACTION_COUNT_REACHED');
+    }
+    return new AppError('MAX_DAILY_TRANSACTION_AMOUNT_REACHED');
   }
 
   /** Gives an order's debit back (once: a unique index refuses a second refund of one order). */
@@ -254,7 +299,29 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
     return rows.rows;
   }
 
-  return { open, post, postAlone, debitOrder, refundOrder, balance, entries, discrepancies };
+  /**
+   * The transaction an order runs its debit (and its own rows) in: shared with the other orders of the
+   * same account waiting at that moment (batcher.ts), each with its own result.
+   */
+  function orderTransaction<T>(
+    key: { accountId: number; environment: Environment; tag?: string },
+    work: (trx: Kysely<Database>) => Promise<T>,
+  ): Promise<T> {
+    return batcher.run(key, work);
+  }
+
+  return {
+    open,
+    post,
+    postAlone,
+    debitOrder,
+    orderTransaction,
+    refundOrder,
+    balance,
+    entries,
+    discrepancies,
+    batchStats: batcher.stats,
+  };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;

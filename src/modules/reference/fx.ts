@@ -100,7 +100,12 @@ export function createFx(repository: FxRepository, clock: Clock, marginPercent: 
     cache = null;
   }
 
-  return { rate, midRate, cost, has, list, set, seed, marginPercent: () => margin.times(100) };
+  /** Forgets the table read (another server changed a rate); the next use reads it again. */
+  function invalidate() {
+    cache = null;
+  }
+
+  return { rate, midRate, cost, has, list, set, seed, invalidate, marginPercent: () => margin.times(100) };
 }
 
 export type Fx = ReturnType<typeof createFx>;

@@ -11,6 +11,9 @@ import type { CatalogService } from './catalog-service.ts';
  * and their filters, redeem instructions, the FX rate and discounts. Thin: parse, ask the catalog
  * service (priced in the caller's account currency), answer.
  */
+/** Every answer here depends only on the base, the URL and the account's currency (http/response-cache.ts). */
+const CACHED = { cache: true };
+
 export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; accounts: AccountsService }) {
   const { catalog, accounts } = deps;
   /** The caller's environment and account currency, what prices are shown in. */
@@ -20,21 +23,26 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
     return { env: principal.environment, currency: account.currencyCode };
   };
 
-  app.get('/product-categories', { schema: { response: { 200: Type.Array(S.Category) } } }, () =>
-    catalog.categories(),
+  app.get(
+    '/product-categories',
+    { config: CACHED, schema: { response: { 200: Type.Array(S.Category) } } },
+    () => catalog.categories(),
   );
 
-  app.get('/countries', { schema: { response: { 200: Type.Array(S.Country) } } }, () => catalog.countries());
+  app.get('/countries', { config: CACHED, schema: { response: { 200: Type.Array(S.Country) } } }, () =>
+    catalog.countries(),
+  );
 
   app.get(
     '/countries/:countrycode',
-    { schema: { params: S.CountryParams, response: { 200: S.Country } } },
+    { config: CACHED, schema: { params: S.CountryParams, response: { 200: S.Country } } },
     async (request) => catalog.country(request.params.countrycode),
   );
 
   app.get(
     '/countries/:countrycode/products',
     {
+      config: CACHED,
       schema: {
         params: S.CountryParams,
         querystring: S.PagingQuery,
@@ -50,7 +58,7 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
 
   app.get(
     '/products',
-    { schema: { querystring: S.ProductsQuery, response: { 200: Type.Array(S.Product) } } },
+    { config: CACHED, schema: { querystring: S.ProductsQuery, response: { 200: Type.Array(S.Product) } } },
     async (request) => {
       const { env, currency } = await who(request);
       return catalog.products(env, currency, request.query, toLimitOffset(request.query));
@@ -59,7 +67,7 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
 
   app.get(
     '/products/:productId',
-    { schema: { params: S.ProductIdParams, response: { 200: S.Product } } },
+    { config: CACHED, schema: { params: S.ProductIdParams, response: { 200: S.Product } } },
     async (request) => {
       const { env, currency } = await who(request);
       return catalog.product(env, currency, request.params.productId);
@@ -68,37 +76,40 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
 
   app.get(
     '/redeem-instructions',
-    { schema: { response: { 200: Type.Array(S.BrandRedeemInstruction) } } },
+    { config: CACHED, schema: { response: { 200: Type.Array(S.BrandRedeemInstruction) } } },
     (request) => catalog.redeemInstructions(principalOf(request).environment),
   );
 
   // Compatibility alias (decisions §9): Reloadly's Java SDK reads a brand's instructions here.
   app.get(
     '/brands/:brandId/redeem-instructions',
-    { schema: { params: S.BrandIdParams, response: { 200: S.BrandRedeemInstruction } } },
+    { config: CACHED, schema: { params: S.BrandIdParams, response: { 200: S.BrandRedeemInstruction } } },
     (request) => catalog.brandRedeemInstruction(principalOf(request).environment, request.params.brandId),
   );
 
   app.get(
     '/products/:productId/redeem-instructions',
-    { schema: { params: S.ProductIdParams, response: { 200: S.ProductRedeemInstruction } } },
+    { config: CACHED, schema: { params: S.ProductIdParams, response: { 200: S.ProductRedeemInstruction } } },
     (request) => catalog.redeemInstruction(principalOf(request).environment, request.params.productId),
   );
 
   // decisions §5: `amount` of recipient currency `currencyCode`, priced in the account currency.
-  app.get('/fx-rate', { schema: { querystring: S.FxQuery, response: { 200: S.FxRate } } }, async (request) =>
-    catalog.fxRate((await who(request)).currency, request.query.currencyCode, request.query.amount),
+  app.get(
+    '/fx-rate',
+    { config: CACHED, schema: { querystring: S.FxQuery, response: { 200: S.FxRate } } },
+    async (request) =>
+      catalog.fxRate((await who(request)).currency, request.query.currencyCode, request.query.amount),
   );
 
   app.get(
     '/discounts',
-    { schema: { querystring: S.PagingQuery, response: { 200: Type.Array(S.Discount) } } },
+    { config: CACHED, schema: { querystring: S.PagingQuery, response: { 200: Type.Array(S.Discount) } } },
     (request) => catalog.discounts(principalOf(request).environment, toLimitOffset(request.query)),
   );
 
   app.get(
     '/products/:productId/discounts',
-    { schema: { params: S.ProductIdParams, response: { 200: S.Discount } } },
+    { config: CACHED, schema: { params: S.ProductIdParams, response: { 200: S.Discount } } },
     (request) => catalog.discount(principalOf(request).environment, request.params.productId),
   );
 }

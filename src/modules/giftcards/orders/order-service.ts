@@ -96,8 +96,10 @@ export function createOrderService(deps: OrderServiceDeps) {
     const now = clock.now();
     let id: number;
     try {
-      id = await db.transaction().execute(async (trx) => {
-        const transactionId = await repository.nextId(trx);
+      // The id first (a sequence needs no lock), then the transaction, shared with the other orders of
+      // this account waiting meanwhile (ledger/batcher.ts).
+      const transactionId = await repository.nextId(db);
+      id = await ledger.orderTransaction({ accountId, environment }, async (trx) => {
         const debit = await ledger.debitOrder(trx, {
           accountId,
           environment,

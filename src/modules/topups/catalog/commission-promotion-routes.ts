@@ -12,8 +12,9 @@ import {
 import type { TopupCatalogService } from './catalog-service.ts';
 
 /** Commissions (scope `read-prepaid-commissions`) and promotions (`read-promotions`). */
-const COMMISSIONS = { access: { scope: 'read-prepaid-commissions' } };
-const PROMOTIONS = { access: { scope: 'read-promotions' } };
+// Answers depend only on the base, the URL and the account: kept (http/response-cache.ts).
+const COMMISSIONS = { access: { scope: 'read-prepaid-commissions' }, cache: true };
+const PROMOTIONS = { access: { scope: 'read-promotions' }, cache: true };
 
 export function commissionPromotionRoutes(app: TypedApp, catalog: TopupCatalogService) {
   app.get(

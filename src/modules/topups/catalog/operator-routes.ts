@@ -22,7 +22,8 @@ import type { TopupCatalogService } from './catalog-service.ts';
  * Countries, operators, auto-detect and the FX rate (scope `read-operators`, decisions §2). Thin:
  * the schema, then the catalogue service, in the caller's account currency.
  */
-const SCOPE = { access: { scope: 'read-operators' } };
+// GET answers depend only on the base, the URL and the account's currency and country: kept (http/response-cache.ts).
+const SCOPE = { access: { scope: 'read-operators' }, cache: true };
 
 export function operatorRoutes(app: TypedApp, catalog: TopupCatalogService) {
   app.get('/countries', { schema: { response: { 200: Type.Array(Country) } }, config: SCOPE }, async () =>

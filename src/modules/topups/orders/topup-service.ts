@@ -104,9 +104,11 @@ export function createTopupService(deps: TopupServiceDeps) {
     const provider = deps.providers[principal.environment];
     provider.accept({ operatorId: operator.operatorId, subscriber: recipient.subscriber });
 
-    const row = await db.transaction().execute(async (trx) => {
+    // The id first (a sequence needs no lock), then the transaction, shared with the other top-ups of
+    // this account waiting meanwhile (ledger/batcher.ts).
+    const { id } = await repo.nextId(db);
+    const row = await ledger.orderTransaction({ ...scope, tag: recipientKey }, async (trx) => {
       const now = clock.now();
-      const { id } = await repo.nextId(trx);
       const debit = await ledger.debitOrder(trx, {
         ...scope,
         amount: price.cost,

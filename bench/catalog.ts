@@ -1,0 +1,106 @@
+/**
+ * Catalog reads: every authenticated catalog GET of the goals table through the whole stack (TLS,
+ * base routing, token check, the answer) against a bare node:https server in its own process sending
+ * the same bytes, on PGlite and on PostgreSQL. Each pair is measured back to back with wrk.
+ *
+ *   npm run bench -- catalog [--smoke]        (or: tsx bench/catalog.ts)
+ */
+import {
+  type BenchOptions,
+  benchOptions,
+  type Figure,
+  fetchText,
+  isMain,
+  type LoadResult,
+  postgresAvailable,
+  printFigures,
+  type RunningServer,
+  startAirgift,
+  startBaseline,
+  tokenFor,
+  wrk,
+} from './lib.ts';
+
+const GC = '/giftcards-sandbox';
+const TU = '/topups-sandbox';
+
+/** The reads of the goals table: name, base, path. */
+export const CATALOG_READS: Array<[string, string, string]> = [
+  ['products', GC, '/products?countryCode=GB&size=10'],
+  ['product', GC, '/products/1840'],
+  ['countries', GC, '/countries'],
+  ['fx-rate', GC, '/fx-rate?currencyCode=EUR&amount=10'],
+  ['balance', GC, '/accounts/balance'],
+  ['operators', TU, '/operators/countries/NG'],
+  ['operator', TU, '/operators/1001'],
+  ['commissions', TU, '/operators/commissions?size=10'],
+  ['promotions', TU, '/promotions?size=10'],
+];
+
+export interface ReadTarget {
+  name: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+/** Tokens for both products of the bootstrap account, and the headers of each read. */
+export async function readTargets(server: RunningServer): Promise<ReadTarget[]> {
+  const tokens: Record<string, string> = {
+    [GC]: await tokenFor(server, GC),
+    [TU]: await tokenFor(server, TU),
+  };
+  return CATALOG_READS.map(([name, base, path]) => ({
+    name,
+    path: `${base}${path}`,
+    headers: { authorization: `Bearer ${tokens[base]}`, accept: 'application/json' },
+  }));
+}
+
+export async function measureReads(server: RunningServer, o: BenchOptions, label: string): Promise<Figure[]> {
+  const seconds = o.smoke ? 1 : 3;
+  const connections = 32;
+  const targets = await readTargets(server);
+  const bodies: Record<string, string> = {};
+  for (const t of targets) bodies[t.path] = await fetchText(server, t.path, t.headers);
+  const baseline = await startBaseline(server.dataDir, bodies);
+  const figures: Figure[] = [];
+  try {
+    for (const t of targets) {
+      const load = (url: string) => wrk(url, { seconds, connections, headers: t.headers, ca: server.ca });
+      await load(`${server.url}${t.path}`); // warm-up (JIT, caches)
+      const a: LoadResult = await load(`${server.url}${t.path}`);
+      const b: LoadResult = await load(`${baseline.url}${t.path}`);
+      const ratio = a.rps / b.rps;
+      figures.push({
+        figure: `catalog ${t.name} (${label})`,
+        value: `${a.rps.toFixed(0)} req/s p99 ${a.p99.toFixed(1)} ms${a.failures ? ` FAILURES ${a.failures}` : ''}`,
+        baseline: `bare node:https ${b.rps.toFixed(0)} req/s`,
+        ratio,
+        goal: '≥ 0.8×',
+        met: ratio >= 0.8 && a.failures === 0,
+      });
+    }
+  } finally {
+    await baseline.stop();
+  }
+  return figures;
+}
+
+export async function run(o: BenchOptions): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const database of ['pglite', 'postgres'] as const) {
+    if (database === 'postgres' && !(await postgresAvailable())) {
+      console.log('PostgreSQL not reachable: catalog reads on PostgreSQL skipped');
+      continue;
+    }
+    const server = await startAirgift({ database });
+    try {
+      figures.push(...(await measureReads(server, o, database === 'pglite' ? 'PGlite' : 'PostgreSQL')));
+    } finally {
+      await server.stop();
+    }
+  }
+  return figures;
+}
+
+if (isMain(import.meta.url)) printFigures('catalog reads vs bare node:https', await run(benchOptions()));

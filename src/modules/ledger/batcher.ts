@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import type { Database, Environment } from '../../db/schema.ts';
+
+/**
+ * Group commit for the orders of one account (the way TigerBeetle batches transfers). Orders of one
+ * account and environment serialise on its balance row anyway; so while one transaction of that
+ * account runs, the orders that arrive meanwhile queue here, and the next transaction takes them all
+ * (up to `maxBatch`): one row lock, one commit, many ledger entries. An order that arrives when
+ * nothing of its account is running starts at once, so a quiet account waits for nothing.
+ *
+ * Each order's work is the same callback it would run in a transaction of its own, and each gets
+ * its own result. The orders of a batch run side by side on the transaction's one connection, so the
+ * callbacks must not depend on each other's writes (a unique index may catch a clash: the batch then
+ * fails and its orders run alone); orders that must see each other carry the same `tag`. If any order of a batch fails (insufficient balance, a daily limit, a used
+ * customIdentifier) or the commit does, the batch is rolled back as a whole and every order of it
+ * runs again alone, in arrival order: each then gets exactly the answer it would have had alone, and
+ * a bad order never fails its batch-mates. The callbacks must do all their database work through the
+ * `trx` they are given (they already must: a transaction is one connection, one PGlite session).
+ *
+ * Invariant kept: balance == sum(entries), since every batch commits or rolls back whole.
+ *
+ * @example
+ * const orders = createOrderBatcher(db);
+ * const id = await orders.run({ accountId, environment }, async (trx) => {
+ *   const debit = await ledger.debitOrder(trx, { ... });
+ *   return insertOrder(trx, debit);
+ * });
+ */
+export interface BatchKey {
+  accountId: number;
+  environment: Environment;
+  /** Orders with one tag never share a batch (say the recipient of a top-up). */
+  tag?: string;
+}
+
+interface Job {
+  work: (trx: Kysely<Database>) => Promise<unknown>;
+  tag?: string;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+export function createOrderBatcher(db: Kysely<Database>, options: { maxBatch?: number } = {}) {
+  const maxBatch = options.maxBatch ?? 64;
+  const queues = new Map<string, Job[]>();
+  const stats = { batches: 0, orders: 0, fallbacks: 0 };
+
+  async function alone(job: Job) {
+    try {
+      job.resolve(await db.transaction().execute(job.work));
+    } catch (error) {
+      job.reject(error);
+    }
+  }
+
+  async function together(batch: Job[]) {
+    let results: unknown[] = [];
+    try {
+      await db.transaction().execute(async (trx) => {
+        // All at once: the transaction's one connection runs their statements one after the other
+        // (Kysely queues them), each as soon as the previous answered, with no wait for the event loop
+        // to come back to each order's code in between.
+        const settled = await Promise.allSettled(batch.map((job) => job.work(trx)));
+        if (settled.some((s) => s.status === 'rejected')) throw new Error('an order of the batch failed');
+        results = settled.map((s) => (s as PromiseFulfilledResult<unknown>).value);
+      });
+    } catch {
+      stats.fallbacks++;
+      for (const job of batch) await alone(job);
+      return;
+    }
+    batch.forEach((job, i) => {
+      job.resolve(results[i]);
+    });
+  }
+
+  /**
+   * The next orders that may share a transaction: in arrival order, up to `maxBatch`, stopping before
+   * the second order with a tag already taken (orders of one batch run side by side, so two top-ups to
+   * one number must not, or neither would see the other in its recently-recharged check).
+   */
+  function takeBatch(queue: Job[]): Job[] {
+    const tags = new Set<string>();
+    let n = 0;
+    while (n < queue.length && n < maxBatch) {
+      const tag = queue[n].tag;
+      if (tag !== undefined) {
+        if (tags.has(tag)) break;
+        tags.add(tag);
+      }
+      n++;
+    }
+    return queue.splice(0, Math.max(n, 1));
+  }
+
+  async function drain(key: string, queue: Job[]) {
+    try {
+      while (queue.length > 0) {
+        const batch = takeBatch(queue);
+        stats.batches++;
+        stats.orders += batch.length;
+        if (batch.length === 1) await alone(batch[0]);
+        else await together(batch);
+      }
+    } finally {
+      queues.delete(key);
+    }
+  }
+
+  return {
+    /** Runs `work` in a transaction, shared with the other orders of `key` that are waiting. */
+    run<T>(key: BatchKey, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+      const id = `${key.accountId}/${key.environment}`;
+      return new Promise<T>((resolve, reject) => {
+        const job: Job = { work, tag: key.tag, resolve: resolve as (value: unknown) => void, reject };
+        const queue = queues.get(id);
+        if (queue) {
+          queue.push(job);
+          return;
+        }
+        const fresh = [job];
+        queues.set(id, fresh);
+        void drain(id, fresh);
+      });
+    },
+    /** Batches run, orders in them, and batches that fell back to one transaction per order. */
+    stats: () => ({ ...stats }),
+  };
+}
+
+export type OrderBatcher = ReturnType<typeof createOrderBatcher>;

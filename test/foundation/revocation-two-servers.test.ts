@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Agent, request } from 'undici';
+import { postgresForTests } from '../harness/server.ts';
+import { createPostgresDatabase } from '../harness/templates.ts';
+
+// Two real server processes (src/main.ts) of one deployment on one PostgreSQL database, each keeping
+// verified tokens and accounts in memory: a revocation or a deactivation made through one server must
+// be refused by the other within 1 s, and by the one that made it at once.
+const pg = await postgresForTests();
+const ROOT = join(import.meta.dirname, '..', '..');
+const ADMIN_KEY = 'two-servers-admin-key-0123456789abcdef';
+
+interface Child {
+  url: string;
+  process: ChildProcess;
+}
+
+let dataDir: string;
+let database: { url: string; drop(): Promise<void> };
+let servers: Child[] = [];
+let dispatcher: Agent;
+
+function startServer(): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://localhost',
+      ADMIN_KEY,
+      BOOTSTRAP_SANDBOX_ACCOUNT: 'false',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${seen}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      seen += chunk;
+      const m = /airgift is listening on port (\d+)/.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout?.resume();
+        child.stderr?.resume();
+        resolve({ url: `https://127.0.0.1:${m[1]}`, process: child });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${seen}`)));
+  });
+}
+
+async function call(server: Child, method: string, path: string, o: { token?: string; body?: unknown } = {}) {
+  const res = await request(`${server.url}${path}`, {
+    method: method as 'GET',
+    dispatcher,
+    headers: {
+      accept: 'application/json',
+      ...(o.token && { authorization: `Bearer ${o.token}` }),
+      ...(o.body !== undefined && { 'content-type': 'application/json' }),
+    },
+    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text ? JSON.parse(text) : null };
+}
+
+const adminCall = (server: Child, method: string, path: string, body?: unknown) =>
+  call(server, method, `/admin${path}`, { token: ADMIN_KEY, body });
+
+async function newAccount(server: Child, currency = 'USD') {
+  const created = await adminCall(server, 'POST', '/accounts', {
+    name: 'Two servers',
+    currency,
+    country: 'US',
+    environment: 'sandbox',
+    fund: 1000,
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const token = await call(server, 'POST', '/auth/oauth/token', {
+    body: {
+      client_id: created.body.clientId,
+      client_secret: created.body.clientSecret,
+      grant_type: 'client_credentials',
+      audience: 'https://localhost/giftcards-sandbox',
+    },
+  });
+  assert.equal(token.status, 200);
+  return { ...created.body, token: token.body.access_token as string };
+}
+
+/** Milliseconds until `check` holds, polling every 20 ms for at most 5 s. */
+async function msUntil(check: () => Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < 5000) {
+    if (await check()) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+before(async () => {
+  if (!pg) return;
+  database = await createPostgresDatabase();
+  dataDir = await mkdtemp(join(tmpdir(), 'airgift-two-servers-'));
+  // The first start writes the signing key and the development CA into the shared data directory.
+  servers = [await startServer()];
+  servers.push(await startServer());
+  dispatcher = new Agent({ connect: { ca: await readFile(join(dataDir, 'tls', 'ca.crt'), 'utf8') } });
+});
+
+after(async () => {
+  await dispatcher?.close();
+  await Promise.all(
+    servers.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          if (s.process.exitCode !== null) return resolve();
+          s.process.once('exit', () => resolve());
+          s.process.kill('SIGTERM');
+        }),
+    ),
+  );
+  await database?.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+test('a credential revoked through one server is refused by the other within 1 s', {
+  skip: !pg && 'PostgreSQL not reachable',
+}, async () => {
+  const [a, b] = servers;
+  const account = await newAccount(a);
+  const read = (server: Child) =>
+    call(server, 'GET', '/giftcards-sandbox/products/1840', { token: account.token });
+  // Both servers have verified the token (and keep it in memory).
+  for (const server of [a, b, a, b]) assert.equal((await read(server)).status, 200);
+
+  const revoked = await adminCall(a, 'POST', `/credentials/${account.clientId}/revoke`);
+  assert.equal(revoked.status, 200);
+  assert.equal((await read(a)).status, 401, 'the server that revoked refuses at once');
+  const ms = await msUntil(async () => {
+    const r = await read(b);
+    return r.status === 401;
+  });
+  assert.ok(ms < 1000, `the other server refused the revoked token after ${ms} ms`);
+  assert.equal((await read(b)).body.errorCode, 'AUTHENTICATION_FAILURE');
+});
+
+test('an account deactivated through one server cannot order on the other within 1 s', {
+  skip: !pg && 'PostgreSQL not reachable',
+}, async () => {
+  const [a, b] = servers;
+  const account = await newAccount(a);
+  let n = 0;
+  const order = () =>
+    call(b, 'POST', '/giftcards-sandbox/orders', {
+      token: account.token,
+      body: { productId: 11, quantity: 1, unitPrice: 10, senderName: 'T', customIdentifier: `two-${++n}` },
+    });
+  assert.equal((await order()).status, 200);
+  assert.equal((await adminCall(a, 'POST', `/accounts/${account.accountId}/deactivate`)).status, 200);
+  const ms = await msUntil(async () => {
+    const answer = await order();
+    return answer.status === 403 && answer.body.errorCode === 'INACTIVE_ACCOUNT';
+  });
+  assert.ok(ms < 1000, `the other server took orders of the deactivated account for ${ms} ms`);
+
+  // And back: activation reaches the other server too.
+  assert.equal((await adminCall(a, 'POST', `/accounts/${account.accountId}/activate`)).status, 200);
+  const back = await msUntil(async () => (await order()).status === 200);
+  assert.ok(back < 1000, `activation took ${back} ms to reach the other server`);
+});
+
+test('an FX rate changed through one server reprices the prepared answers of the other within 1 s', {
+  skip: !pg && 'PostgreSQL not reachable',
+}, async () => {
+  const [a, b] = servers;
+  const account = await newAccount(a, 'EUR');
+  const price = async (server: Child) => {
+    const answer = await call(server, 'GET', '/giftcards-sandbox/fx-rate?currencyCode=USD&amount=100', {
+      token: account.token,
+    });
+    assert.equal(answer.status, 200);
+    return answer.body.senderAmount as number;
+  };
+  // Both servers have prepared the answer (and keep it).
+  const before = await price(b);
+  assert.equal(await price(a), before);
+  assert.equal(await price(b), before);
+  const rates = await adminCall(a, 'GET', '/fx-rates');
+  const eur = rates.body.rates.find((r: { currencyCode: string }) => r.currencyCode === 'EUR').unitsPerUsd;
+  assert.equal((await adminCall(a, 'PUT', '/fx-rates/EUR', { unitsPerUsd: eur * 2 })).status, 200);
+  assert.notEqual(await price(a), before, 'the server that changed the rate answers the new price at once');
+  const ms = await msUntil(async () => (await price(b)) !== before);
+  assert.ok(ms < 1000, `the other server answered the old price for ${ms} ms`);
+  assert.equal(await price(b), await price(a));
+});
