@@ -1,7 +1,10 @@
 /**
  * Knows whether the database is away, so that an outage is logged twice (when it starts, when it
  * ends) instead of once per failed request. Whoever meets an infrastructure error calls `failed()`;
- * while the database is away the monitor checks it every `probeIntervalMs` and reports the end as
+ * the monitor then checks the database itself and declares an outage only if that check fails too:
+ * a request that began during an outage can fail after the database is back (a connection attempt
+ * that waited, a pooled connection that died meanwhile), and that late failure is no new outage.
+ * While the database is away the monitor checks it every `probeIntervalMs` and reports the end as
  * soon as a check passes (a passing readiness check ends it too, through `succeeded()`).
  *
  * @example
@@ -27,6 +30,7 @@ export function createOutageMonitor(o: {
   let downSince: number | null = null;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  let confirming = false;
   const listeners: ((event: OutageEvent) => void)[] = [];
   const emit = (event: OutageEvent) => {
     for (const l of listeners) l(event);
@@ -54,10 +58,21 @@ export function createOutageMonitor(o: {
 
   return {
     failed(reason) {
-      if (downSince !== null) return;
-      downSince = Date.now();
-      emit({ kind: 'started', reason });
-      schedule();
+      if (downSince !== null || confirming || stopped) return;
+      confirming = true;
+      const failedAt = Date.now();
+      o.check().then(
+        () => {
+          confirming = false;
+        },
+        () => {
+          confirming = false;
+          if (downSince !== null || stopped) return;
+          downSince = failedAt;
+          emit({ kind: 'started', reason });
+          schedule();
+        },
+      );
     },
     succeeded,
     isDown: () => downSince !== null,
