@@ -42,7 +42,7 @@ return {n, ttl}`;
 type HitClient = Redis & { airgiftHit(key: string, windowMs: number): Promise<[number, number]> };
 
 export function redisRateLimiter(options: RedisRateLimiterOptions): RedisRateLimiter {
-  const timeout = options.commandTimeoutMs ?? 250;
+  const timeout = options.commandTimeoutMs ?? 500;
   const client = new Redis(options.url, {
     enableOfflineQueue: false,
     commandTimeout: timeout,
