@@ -85,6 +85,9 @@ export async function startAirgift(env: Record<string, string> = {}): Promise<Ru
       PORT: port,
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // A benchmark drives one account as hard as it can: measured, not rate limited.
+      RATE_LIMIT_TOKEN_REQUESTS: '0',
+      RATE_LIMIT_API_REQUESTS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

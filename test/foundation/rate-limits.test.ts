@@ -58,6 +58,21 @@ describe('rate limits, small limits', () => {
     assert.equal((await server.http.post('/auth/oauth/token', tokenBody(a))).status, 200);
   });
 
+  test('token requests naming no client_id are counted per IP address', async () => {
+    const bad = { grant_type: 'client_credentials', audience: AUDIENCES.giftcardsSandbox };
+    for (let i = 0; i < 3; i++) {
+      const answer = await server.http.post('/auth/oauth/token', bad);
+      assert.equal(answer.status, 400);
+      assert.equal(answer.body.error, 'invalid_request');
+    }
+    const refused = await server.http.post('/auth/oauth/token', bad);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error, 'too_many_requests');
+    // A client naming itself still has its own budget.
+    const c = await server.admin.createAccount();
+    assert.equal((await server.http.post('/auth/oauth/token', tokenBody(c))).status, 200);
+  });
+
   test('a product base answers 429 RATE_LIMIT_REACHED in the envelope past the per-account limit, shared by both products', async () => {
     const c = await server.admin.createAccount();
     const gift = await server.admin.token(c, AUDIENCES.giftcardsSandbox);
