@@ -93,6 +93,9 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RedisRateLim
         return decide(Number(count), Number(ttl), rule);
       } catch (error) {
         down((error as Error).message);
+        // A timed-out answer leaves a connection that may never answer again: make a new one, and
+        // count here (status no longer ready) until it is ready.
+        if (client.status === 'ready') client.disconnect(true);
         return options.fallback.hit(key, rule);
       }
     },
