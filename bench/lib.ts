@@ -154,6 +154,9 @@ export async function startAirgift(o: StartOptions = {}): Promise<RunningServer>
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         PUBLIC_URL: publicUrl,
+        // A benchmark drives one account as hard as it can: measured, not rate limited.
+        RATE_LIMIT_TOKEN_REQUESTS: '0',
+        RATE_LIMIT_API_REQUESTS: '0',
         ...o.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,12 +10,14 @@ import { installErrorHandling, sendError } from './http/error-handler.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
 import { createOpenApiRegistry, docsRoutes } from './http/openapi.ts';
 import { probeRoutes } from './http/probes.ts';
+import { installAccountRateLimit, installTokenRateLimit } from './http/rate-limit.ts';
 import { principalOf } from './http/request-context.ts';
 import { installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
 import type { TypedApp } from './http/schemas.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { newRequestId } from './lib/ids.ts';
+import type { RateLimiter } from './lib/rate-limiter.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
 import { tokenRoutes } from './modules/auth/index.ts';
 import { catalogAdminRoutes, GIFTCARDS_DEFAULT_SCOPE, giftcardRoutes } from './modules/giftcards/index.ts';
@@ -38,6 +40,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** `/ready` and the outage monitor (runtime.readiness); without it `/ready` answers 503. */
   readiness?: Readiness;
+  /** Rate limit counters (runtime.rateLimiter); without it nothing is limited. */
+  rateLimiter?: RateLimiter;
   /** Options for the HTTPS server Fastify creates (key, cert); absent when the caller brings its own. */
   https?: { key: string | Buffer; cert: string | Buffer } | null;
 }
@@ -105,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       auth.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string' }, (_req, body, done) => {
         done(null, Object.fromEntries(new URLSearchParams(body as string)));
       });
+      installTokenRateLimit(auth, deps.rateLimiter, config);
       tokenRoutes(auth, services.tokens);
       docsRoutes(auth, openapi, 'auth', bases.all);
     },
@@ -124,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(
       async (product) => {
         installAuthHook(product, services.tokens, defaultScope);
+        installAccountRateLimit(product, deps.rateLimiter, config);
         installResponseCache(product, {
           changes: services.changes,
           clock: services.clock,

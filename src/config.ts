@@ -52,6 +52,12 @@ const url: Parser<string> = (raw) => {
   return raw.replace(/\/+$/, '');
 };
 
+const redisUrl: Parser<string> = (raw) => {
+  if (!/^rediss?:\/\/[^\s]+$/.test(raw))
+    throw new Error(`expected redis://host:port or rediss://..., got "${raw.replace(/:[^:@/]*@/, ':***@')}"`);
+  return raw;
+};
+
 const list: Parser<string[]> = (raw) =>
   raw
     .split(',')
@@ -205,6 +211,35 @@ export const SETTINGS = {
     'TOPUP_WORKER_INTERVAL_MS',
     integer(100, 3_600_000),
     'How often the top-up worker looks for PROCESSING top-ups whose check is due, milliseconds.',
+    '1000',
+  ),
+  redisUrl: setting(
+    'REDIS_URL',
+    redisUrl,
+    'Redis shared by the servers for the rate limits (redis://host:6379); unset: each process counts alone.',
+  ),
+  redisKeyPrefix: setting(
+    'REDIS_KEY_PREFIX',
+    text,
+    'Put before every Redis key airgift writes, so deployments sharing a Redis keep apart.',
+    'airgift:',
+  ),
+  rateLimitWindowSeconds: setting(
+    'RATE_LIMIT_WINDOW_SECONDS',
+    integer(1, 3600),
+    'Length of the rate limit window, seconds.',
+    '10',
+  ),
+  rateLimitTokenRequests: setting(
+    'RATE_LIMIT_TOKEN_REQUESTS',
+    integer(0, 1_000_000),
+    'Token requests per client_id per window (0: no limit).',
+    '200',
+  ),
+  rateLimitApiRequests: setting(
+    'RATE_LIMIT_API_REQUESTS',
+    integer(0, 1_000_000),
+    'Product API requests per account and environment per window (0: no limit).',
     '1000',
   ),
   shutdownGraceSeconds: setting(

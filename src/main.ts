@@ -43,6 +43,7 @@ async function main() {
     https: tls && { key: tls.key, cert: tls.cert },
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, stream: logs },
     readiness: runtime.readiness,
+    rateLimiter: runtime.rateLimiter,
   });
   let close: (graceMs: number) => Promise<void>;
   let port: number;
@@ -94,6 +95,14 @@ async function main() {
       ? app.log.warn({ reason: event.reason }, 'database unavailable: answering 503 until it is back')
       : app.log.warn({ downForMs: event.downForMs }, 'database available again'),
   );
+  runtime.rateLimiter.onChange?.((event) =>
+    event.kind === 'down'
+      ? app.log.warn(
+          { reason: event.reason },
+          'redis unavailable: rate limits counted in this process until it is back',
+        )
+      : app.log.warn({ downForMs: event.downForMs }, 'redis available again: rate limits shared again'),
+  );
   runtime.services.worker.start(workerError);
 
   installShutdown({
@@ -105,6 +114,7 @@ async function main() {
     },
     steps: [
       { name: 'background worker', run: () => runtime.services.worker.stop() },
+      { name: 'rate limiter', run: () => runtime.rateLimiter.close() },
       {
         name: 'database',
         run: async () => {

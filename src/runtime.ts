@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
 import { loadMigrations, migrate } from './db/migrate.ts';
 import { type BaseRouter, basesFromConfig, createBaseRouter } from './http/bases.ts';
+import { type AppRateLimiter, openRateLimiter } from './http/rate-limit.ts';
 import type { Clock } from './lib/clock.ts';
 import { readOrCreateSecret } from './lib/secret-files.ts';
 import { createReadiness, type Readiness } from './readiness.ts';
@@ -21,6 +22,8 @@ export interface Runtime {
   adminKeyPath: string | null;
   /** `/ready`, and the outage monitor that logs a database outage once. */
   readiness: Readiness;
+  /** Rate limit counters: through Redis when REDIS_URL is set, else in this process. */
+  rateLimiter: AppRateLimiter;
 }
 
 export async function openRuntime(config: Config, clock: Clock, db?: Db): Promise<Runtime> {
@@ -54,5 +57,6 @@ export async function openRuntime(config: Config, clock: Clock, db?: Db): Promis
       'background worker': services.worker,
     },
   });
-  return { config, db: database, bases, services, adminKey, adminKeyPath, readiness };
+  const rateLimiter = openRateLimiter(config, clock);
+  return { config, db: database, bases, services, adminKey, adminKeyPath, readiness, rateLimiter };
 }

@@ -22,6 +22,7 @@ export interface ServerProcess {
   http: HttpClient;
   /** The database's name, for the outage helpers. */
   database: string;
+  databaseUrl: string;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
   /** When and how the process ended. */
@@ -33,11 +34,20 @@ export interface ServerProcess {
   cleanup(): Promise<void>;
 }
 
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+/**
+ * `sharing`: a second server on the database of one already running (it keeps that database and its
+ * sandbox credentials; the first one's cleanup drops the database).
+ */
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  sharing?: ServerProcess,
+): Promise<ServerProcess> {
   // The suite's one development certificate, shared with the in-process harness (no RSA per start).
   await loadTls({ dataDir: CACHE_DIR, hosts: ['localhost'] });
   const tlsDir = join(CACHE_DIR, 'tls');
-  const database = await createPostgresDatabase();
+  const database = sharing
+    ? { url: sharing.databaseUrl, drop: async () => undefined }
+    : await createPostgresDatabase();
   const name = new URL(database.url).pathname.slice(1);
   const dataDir = await mkdtemp(join(tmpdir(), 'airgift-faults-'));
   const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
@@ -84,7 +94,9 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
       const check = () => {
-        const m = /listening on port (\d+)[\s\S]*Get a token/.exec(output);
+        const m = (sharing ? /listening on port (\d+) \(/ : /listening on port (\d+)[\s\S]*Get a token/).exec(
+          output,
+        );
         if (m) {
           clearTimeout(timer);
           resolve(Number(m[1]));
@@ -103,12 +115,14 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
 
   const url = `https://127.0.0.1:${port}`;
   const http = createHttpClient(url, await readFile(join(tlsDir, 'ca.crt'), 'utf8'));
-  const credentials = JSON.parse(await readFile(join(dataDir, 'sandbox-credentials.json'), 'utf8'));
+  const credentials =
+    sharing?.credentials ?? JSON.parse(await readFile(join(dataDir, 'sandbox-credentials.json'), 'utf8'));
   return {
     url,
     child,
     http,
     database: name,
+    databaseUrl: database.url,
     output: () => output,
     exited,
     credentials,

@@ -68,6 +68,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     services: runtime.services,
     adminKey: runtime.adminKey,
     https: { key: tls.key, cert: tls.cert },
+    rateLimiter: runtime.rateLimiter,
   });
   const listening = await listenHttpsOnly(app, 0, '127.0.0.1');
   const url = `https://127.0.0.1:${listening.port}`;
@@ -84,6 +85,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     async close() {
       await http.close();
       await listening.close();
+      await runtime.rateLimiter.close();
       await db.close();
       await dropDatabase();
       await rm(dataDir, { recursive: true, force: true });
