@@ -20,6 +20,9 @@ export interface StockCount {
   expired: number;
 }
 
+/** Rows per statement: a statement has at most 65,535 parameters (7 per inserted code). */
+const CHUNK = 5000;
+
 export function stockRepository(db: Kysely<Database>) {
   return {
     async route(productId: number, trx: Kysely<Database> = db): Promise<ProviderRoute | null> {
@@ -54,22 +57,25 @@ export function stockRepository(db: Kysely<Database>) {
 
     /** The fingerprints among `hmacs` already in stock for the product. */
     async existing(trx: Kysely<Database>, productId: number, hmacs: string[]): Promise<Set<string>> {
-      if (hmacs.length === 0) return new Set();
-      const rows = await trx
-        .selectFrom('giftcard_stock')
-        .select('card_number_hmac')
-        .where('product_id', '=', productId)
-        .where('card_number_hmac', 'in', hmacs)
-        .execute();
-      return new Set(rows.map((r) => r.card_number_hmac));
+      const found = new Set<string>();
+      // in chunks: a statement has at most 65,535 parameters
+      for (let i = 0; i < hmacs.length; i += CHUNK) {
+        const rows = await trx
+          .selectFrom('giftcard_stock')
+          .select('card_number_hmac')
+          .where('product_id', '=', productId)
+          .where('card_number_hmac', 'in', hmacs.slice(i, i + CHUNK))
+          .execute();
+        for (const r of rows) found.add(r.card_number_hmac);
+      }
+      return found;
     },
 
     async insertCodes(trx: Kysely<Database>, codes: Insertable<GiftcardStockTable>[]): Promise<void> {
-      // in chunks: a statement has at most 65,535 parameters
-      for (let i = 0; i < codes.length; i += 5000) {
+      for (let i = 0; i < codes.length; i += CHUNK) {
         await trx
           .insertInto('giftcard_stock')
-          .values(codes.slice(i, i + 5000))
+          .values(codes.slice(i, i + CHUNK))
           .execute();
       }
     },
