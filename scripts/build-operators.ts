@@ -454,7 +454,10 @@ function buildOperator(spec: OperatorSpec, operatorId: number): OperatorRecord {
 
   if (spec.variant === 'airtime') {
     Object.assign(record, discounts(rng, 1, 12));
-    const local = localAllowed && rng.chance(0.55);
+    // The main airtime product takes local amounts unless its currency is excluded (issue 8). The
+    // draw that used to decide it is still made, so every other attribute keeps its value.
+    if (localAllowed) rng.chance(0.55);
+    const local = localAllowed;
     if (rng.chance(0.25)) {
       const picked = rng.sample(FIXED_POOL, rng.int(4, 8));
       applyFixed(

@@ -125,6 +125,32 @@ export interface AccountLimits {
   dailyAmountLimit?: number | string | null;
 }
 
+/** Who fulfils a live gift card product: its code stock, the upstream, or live's default. */
+export type ProductProvider = 'stock' | 'upstream' | 'default';
+
+/** The code stock of one product and face value. */
+export interface StockLine {
+  productId: number;
+  productName: string;
+  /** The product's recipient currency, that of `faceValue`. */
+  currencyCode: string;
+  provider: ProductProvider;
+  faceValue: number;
+  /** Unsold codes that have not expired. */
+  available: number;
+  sold: number;
+  /** Unsold codes past their `expiresAt`. */
+  expired: number;
+  /** Cards that pre-orders waiting for codes need. */
+  preOrdered: number;
+}
+
+export interface StockImport {
+  productId: number;
+  imported: number;
+  stock: StockLine[];
+}
+
 const enc = encodeURIComponent;
 
 /**
@@ -241,6 +267,17 @@ export class Admin {
         undefined,
         true,
       ),
+    /**
+     * `PUT /products/{productId}/provider`: who fulfils the live product: `stock` (its code stock),
+     * `upstream` (refused while no upstream is configured), or `default` (live's default).
+     */
+    setProvider: (productId: number, provider: ProductProvider) =>
+      this.send<{ productId: number; provider: ProductProvider }>(
+        'PUT',
+        `/products/${enc(productId)}/provider`,
+        { provider },
+        true,
+      ),
     /** `POST /products/{productId}/deactivate`: the gift card product is no longer offered. */
     deactivate: (productId: number) =>
       this.send<{ productId: number; status: 'ACTIVE' | 'INACTIVE' }>(
@@ -249,6 +286,19 @@ export class Admin {
         undefined,
         true,
       ),
+  };
+
+  readonly stock = {
+    /**
+     * `POST /products/{productId}/stock`: loads a codes file (CSV: a header `cardNumber,pinCode,faceValue`
+     * and optionally `expiresAt`, then one code per line) into the product's stock, whole or not at all;
+     * a refusal's `details` name each bad line. Sent once (no retries).
+     */
+    import: (productId: number, csv: string) =>
+      this.send<StockImport>('POST', `/products/${enc(productId)}/stock`, { csv }),
+    /** `GET /stock`: counts per product and face value, of one product or of all. */
+    show: (query: { productId?: number } = {}) =>
+      this.get<{ items: StockLine[]; at: string }>('/stock', query),
   };
 
   readonly ledger = {

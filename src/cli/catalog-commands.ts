@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { CatalogFile } from '../../sdk/src/index.ts';
 import { type JsonOption, leaf, type Run, wholeNumber } from './command-parts.ts';
 import { CliError } from './connect.ts';
+import { addProviderCommand } from './stock-commands.ts';
 
 /** A catalog file, or a seed directory (categories.json, brands.json, products.json) read as one. */
 function readCatalog(path: string): CatalogFile {
@@ -15,7 +16,7 @@ function readCatalog(path: string): CatalogFile {
   );
 }
 
-/** `catalog import|export` and `products activate|deactivate`: the gift card catalog. */
+/** `catalog import|export` and `products activate|deactivate|provider`: the gift card catalog. */
 export function addCatalogCommands(program: Command, run: Run): void {
   const catalog = program.command('catalog').description('the gift card catalog, in the seed format');
 
@@ -56,4 +57,5 @@ export function addCatalogCommands(program: Command, run: Run): void {
         }),
       );
   }
+  addProviderCommand(products, run);
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { addAccountCommands } from './account-commands.ts';
 import { addCatalogCommands } from './catalog-commands.ts';
 import type { Run } from './command-parts.ts';
+import { addStockCommands } from './stock-commands.ts';
 
 const ENVIRONMENT_HELP = `
 Server: AIRGIFT_URL (default https://localhost:8443; the admin API is its /admin, or AIRGIFT_ADMIN_URL).
@@ -27,5 +28,6 @@ export function buildProgram(run: Run): Command {
     .addHelpText('after', ENVIRONMENT_HELP);
   addAccountCommands(program, run);
   addCatalogCommands(program, run);
+  addStockCommands(program, run);
   return program;
 }

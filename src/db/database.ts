@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -66,9 +67,32 @@ export class DatabaseConnectError extends Error {
  */
 export const CONNECT_TIMEOUT_MS = 5000;
 
+/**
+ * A `DATABASE_URL` without a user name connects as libpq would: as `PGUSER`, else the OS user.
+ * node-postgres falls back to `$USER` instead, which service managers and containers often leave
+ * unset (it then sends no user at all). The user goes in as the `user` query parameter, which
+ * node-postgres reads, so socket URLs (`postgres:///db?host=/run/postgresql`) work too.
+ *
+ * @example
+ * withDefaultUser('postgres://db.internal/airgift', {}); // 'postgres://db.internal/airgift?user=<OS user>'
+ */
+export function withDefaultUser(url: string, env: NodeJS.ProcessEnv = process.env): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url; // node-postgres reports what is wrong with it
+  }
+  if (parsed.username !== '' || parsed.searchParams.has('user')) return url;
+  const user = env.PGUSER || userInfo().username;
+  const [rest, fragment] = url.split('#', 2);
+  const joined = `${rest}${rest.includes('?') ? '&' : '?'}user=${encodeURIComponent(user)}`;
+  return fragment === undefined ? joined : `${joined}#${fragment}`;
+}
+
 function openPostgres(url: string, poolSize: number): Db {
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: withDefaultUser(url),
     max: poolSize,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,

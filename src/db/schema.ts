@@ -76,6 +76,38 @@ export interface Database {
   topup_transactions: TopupTransactionsTable;
   change_versions: ChangeVersionsTable;
   daily_order_usage: DailyOrderUsageTable;
+  giftcard_product_providers: GiftcardProductProvidersTable;
+  giftcard_stock: GiftcardStockTable;
+  giftcard_stock_orders: GiftcardStockOrdersTable;
+}
+
+// Code stock (migration 0008, modules/giftcards/stock/).
+export interface GiftcardProductProvidersTable {
+  product_id: number;
+  provider: 'stock' | 'upstream';
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface GiftcardStockTable {
+  id: Generated<number>;
+  product_id: number;
+  face_value: Numeric;
+  card_number: string;
+  pin_code: string;
+  card_number_hmac: string;
+  expires_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  imported_at: ColumnType<Date, Date | string, never>;
+  transaction_id: number | null;
+  sold_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface GiftcardStockOrdersTable {
+  transaction_id: number;
+  product_id: number;
+  face_value: Numeric;
+  quantity: number;
+  created_at: ColumnType<Date, Date | string, never>;
+  filled_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 // Per-day usage of the daily limits (migration 0006), written by the ledger's order debit.

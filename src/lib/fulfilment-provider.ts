@@ -2,8 +2,9 @@
  * The one shape of a fulfilment provider, the edge between an accepted order and whoever fulfils it
  * (styleguide: edges behind an interface). Both products use it with their own order and step types
  * (`modules/giftcards/fulfilment/provider.ts`, `modules/topups/fulfilment/provider.ts`); the sandbox
- * simulators, the refusing provider of an environment with none configured, and later upstream or
- * code-stock providers all implement it.
+ * simulators and the refusing provider of an environment with none configured implement it; providers
+ * that need the database (the gift card code stock, later an upstream) implement the transactional form
+ * below.
  *
  * A provider is asked twice:
  * - `accept(request)`, before anything is written: it throws an `AppError` when it cannot take the
@@ -18,4 +19,23 @@
 export interface FulfilmentProvider<Request, Order, Step> {
   accept(request: Request): void;
   step(order: Order, now: Date): Step;
+}
+
+/**
+ * The same shape for providers that read or write the database or call out (the gift card code
+ * stock; later an upstream service): `accept` may look things up; `reserve`, when a provider has it,
+ * runs in the order's own database transaction right after its debit and insert, so what it takes
+ * (stock codes) commits or rolls back with the debit, and an `AppError` it throws refuses the order
+ * with nothing debited; `step` runs in the step's transaction, on the order's locked row. Synchronous
+ * providers (the sandbox simulators) fit it as they are.
+ *
+ * @example
+ * await provider.accept({ productId: 1840, preOrder: false, quantity: 1, unitPrice: '25' });
+ * await provider.reserve?.(trx, order);       // draws the codes, or throws 422: nothing debited
+ * await provider.step(order, clock.now(), trx); // { status: 'SUCCESSFUL', cards }
+ */
+export interface TransactionalFulfilmentProvider<Request, Order, Step, Trx> {
+  accept(request: Request): void | Promise<void>;
+  reserve?(trx: Trx, order: Order): Promise<void>;
+  step(order: Order, now: Date, trx: Trx): Step | Promise<Step>;
 }

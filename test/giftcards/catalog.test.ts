@@ -51,6 +51,13 @@ describe('gift card catalog', () => {
       assertExactFields(c, spec, c.isoName);
       for (const code of c.callingCodes) assert.match(code, /^\+\d+$/);
     }
+    // by name, as the original lists them (issue 8)
+    const names = all.body.map((c: { name: string }) => c.name);
+    assert.deepEqual(
+      names,
+      [...names].sort((x: string, y: string) => x.localeCompare(y, 'en')),
+    );
+    assert.equal(names[0], 'Afghanistan');
     const ng = await usd.get('/countries/ng');
     assert.equal(ng.status, 200);
     assertExactFields(ng.body, spec, 'NG');

@@ -32,6 +32,13 @@ describe('countries', () => {
       });
       assert.ok(!('continent' in c));
     }
+    // by name, as the original lists them (issue 8; the official airtime client's tests expect it)
+    const names = a.body.map((c: { name: string }) => c.name);
+    assert.deepEqual(
+      names,
+      [...names].sort((x: string, y: string) => x.localeCompare(y, 'en')),
+    );
+    assert.equal(names[0], 'Afghanistan');
   });
 
   test('GET /countries/{iso} answers one country; an unknown one COUNTRY_NOT_SUPPORTED', async () => {

@@ -148,10 +148,10 @@ describe('POST /topups', () => {
     });
     assert.equal(tooSmall.body.errorCode, 'INVALID_AMOUNT_FOR_OPERATOR');
     const notLocal = await c.post('/topups', {
-      operatorId: 1009, // 9mobile Nigeria: no local amounts
+      operatorId: 1002, // MTN Nigeria Data: no local amounts (main airtime products all have them)
       amount: 1000,
       useLocalAmount: true,
-      recipientPhone: NG('09091234567'),
+      recipientPhone: NG(ngNumber()),
     });
     assert.equal(notLocal.body.errorCode, 'INVALID_AMOUNT_FOR_OPERATOR');
   });

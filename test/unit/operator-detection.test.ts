@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { LOCAL_AMOUNTS_EXCLUDED } from '../../scripts/operator-data/local-amounts.ts';
 import { normalizePhone } from '../../src/lib/phone.ts';
 import type { OperatorRecord, PromotionRecord } from '../../src/modules/topups/catalog/operator-catalog.ts';
 import { createPrefixMatcher } from '../../src/modules/topups/catalog/operator-detection.ts';
@@ -326,6 +327,16 @@ describe('data/operators', () => {
     assert.ok(operators.filter((o) => o.bundle).length >= 20);
     assert.ok(operators.filter((o) => o.pin).length >= 5);
     assert.ok(operators.some((o) => o.supportsLocalAmounts && o.denominationType === 'RANGE'));
+  });
+
+  it('the main airtime product of an operator takes local amounts unless its currency is excluded', () => {
+    for (const o of operators.filter((x) => !x.data && !x.bundle && !x.pin && !x.emailAddressed)) {
+      assert.equal(
+        o.supportsLocalAmounts,
+        !LOCAL_AMOUNTS_EXCLUDED.has(o.destinationCurrencyCode),
+        `${o.operatorId} ${o.name} ${o.destinationCurrencyCode}`,
+      );
+    }
   });
 
   it('has Nauta Cuba as the only e-mail addressed operator, with the two Nauta domains', () => {

@@ -6,16 +6,21 @@ import type { Ledger } from '../ledger/index.ts';
 import type { Countries, Fx } from '../reference/index.ts';
 import { catalogRepository } from './catalog/catalog-repository.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
+import { createLiveProvider } from './fulfilment/live-provider.ts';
 import { createSandboxSimulator } from './fulfilment/sandbox-simulator.ts';
+import { createStockProvider } from './fulfilment/stock-provider.ts';
 import { unconfiguredProvider } from './fulfilment/unconfigured-provider.ts';
 import { cardCodec, cardCodesKey } from './orders/card-codes.ts';
 import { createOrderService } from './orders/order-service.ts';
 import { ordersRepository } from './orders/orders-repository.ts';
 import { createTransactionReports } from './orders/transaction-reports.ts';
+import { stockRepository } from './stock/stock-repository.ts';
+import { createStockService } from './stock/stock-service.ts';
 
 /**
  * The gift card service's objects from their explicit dependencies: the catalog, orders (with the
- * sandbox simulator as the sandbox's provider; live's refuses every order), the reports. The worker
+ * sandbox simulator as the sandbox's provider; live's routes each product to the code stock or to the
+ * refusing provider, which an upstream provider will replace), the reports, the stock. The worker
  * (`src/worker/`) takes the next steps of orders that are not final.
  */
 export interface GiftcardDeps {
@@ -35,6 +40,14 @@ export function createGiftcardServices({ config, db, clock, ledger, accounts, fx
   const catalog = createCatalogService({ repository: catalogRepository(db.kysely), fx, countries, clock });
   const codec = cardCodec(() => cardCodesKey(config.cardCodesKey, config.dataDir));
   const repository = ordersRepository(db.kysely);
+  const stockRepo = stockRepository(db.kysely);
+  const live = createLiveProvider({
+    route: (productId, trx) => stockRepo.route(productId, trx),
+    stock: createStockProvider({ repository: stockRepo, codec, clock }),
+    // no upstream provider exists yet (issue 8): routed or not, such orders are refused as before
+    upstream: unconfiguredProvider('live upstream'),
+    fallback: unconfiguredProvider('live'),
+  });
   const orders = createOrderService({
     db: db.kysely,
     clock,
@@ -45,7 +58,7 @@ export function createGiftcardServices({ config, db, clock, ledger, accounts, fx
     repository,
     codec,
     providers: {
-      live: unconfiguredProvider('live'),
+      live,
       sandbox: createSandboxSimulator({
         processingMs: config.sandboxProcessingSeconds * 1000,
         preOrderMs: config.sandboxPreOrderSeconds * 1000,
@@ -58,7 +71,14 @@ export function createGiftcardServices({ config, db, clock, ledger, accounts, fx
     },
   });
   const reports = createTransactionReports({ repository, codec });
-  return { catalog, orders, reports };
+  const stock = createStockService({
+    db: db.kysely,
+    repository: stockRepo,
+    codec,
+    clock,
+    product: (productId) => catalog.entry(productId),
+  });
+  return { catalog, orders, reports, stock };
 }
 
 export type GiftcardServices = ReturnType<typeof createGiftcardServices>;

@@ -23,8 +23,15 @@ export interface Country {
 
 export const SEED_DIR = join(import.meta.dirname, '..', '..', '..', 'data', 'seed');
 
+/**
+ * The order of `GET /countries` in both products: by name, as the original service lists them (an
+ * English collation, so "Åland Islands" comes with the A's, not after "Zimbabwe").
+ */
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+export const byCountryName = (a: { name: string }, b: { name: string }) => collator.compare(a.name, b.name);
+
 export function loadCountries(path = join(SEED_DIR, 'countries.json')) {
-  const all: Country[] = JSON.parse(readFileSync(path, 'utf8'));
+  const all: Country[] = (JSON.parse(readFileSync(path, 'utf8')) as Country[]).sort(byCountryName);
   const byIso = new Map(all.map((c) => [c.isoName, c]));
   return {
     all,

@@ -164,6 +164,9 @@ export function createCatalogService(deps: {
     },
 
     find,
+    /** A product by id whatever its status (the operator's routes); undefined when there is none. */
+    entry: async (productId: number): Promise<CatalogEntry | undefined> =>
+      (await catalog()).byId.get(productId),
     pricesOf,
     invalidate,
 

@@ -1,20 +1,29 @@
-import type { FulfilmentProvider } from '../../../lib/fulfilment-provider.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type { TransactionalFulfilmentProvider } from '../../../lib/fulfilment-provider.ts';
 
 /**
  * The gift card provider: the shape of `lib/fulfilment-provider.ts` with gift card orders and steps.
  * `accept` refuses an order before any debit (no provider for the environment, out of stock without a
  * pre-order); `step` says what became of an accepted order. What a step means for the order's state,
- * the ledger and the stored codes is decided in `../orders/order-states.ts` only.
+ * the ledger and the stored codes is decided in `../orders/order-states.ts` only. A provider that
+ * takes something in the order's own transaction (the code stock draws its codes) has `reserve`.
  */
 export interface OrderRequest {
   productId: number;
   preOrder: boolean;
+  quantity: number;
+  /** The face value of one card, in the product's recipient currency (decimal text). */
+  unitPrice: string;
 }
 
 export interface OrderToFulfil {
   transactionId: number;
   productId: number;
   quantity: number;
+  /** The face value of one card, in the product's recipient currency (decimal text). */
+  unitPrice: string;
+  preOrder: boolean;
   createdAt: Date;
   status: string;
 }
@@ -30,4 +39,9 @@ export type FulfilmentStep =
   | { status: 'PENDING' | 'PROCESSING' | 'FAILED'; nextCheckAt: Date }
   | { status: 'REFUNDED' };
 
-export type GiftcardProvider = FulfilmentProvider<OrderRequest, OrderToFulfil, FulfilmentStep>;
+export type GiftcardProvider = TransactionalFulfilmentProvider<
+  OrderRequest,
+  OrderToFulfil,
+  FulfilmentStep,
+  Kysely<Database>
+>;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { readOrCreateSecret } from '../../../lib/secret-files.ts';
 
@@ -11,14 +11,32 @@ import { readOrCreateSecret } from '../../../lib/secret-files.ts';
  * const codec = cardCodec(async () => keyBytes);
  * const stored = await codec.seal('6011000990139424'); // 'q1….Zx….9f…'
  * await codec.open(stored);                            // '6011000990139424'
+ * await codec.fingerprint('6011000990139424');         // the same text every time (stock uniqueness)
  */
 export function cardCodec(loadKey: () => Promise<Buffer>) {
   let key: Promise<Buffer> | null = null;
+  let hmacKey: Promise<Buffer> | null = null;
   const theKey = () => {
     key ??= loadKey();
     return key;
   };
+  // A key of its own for fingerprints (HKDF of the codes key), so one key never serves two purposes.
+  const theHmacKey = () => {
+    hmacKey ??= theKey().then((k) =>
+      Buffer.from(hkdfSync('sha256', k, Buffer.alloc(0), 'airgift card-number fingerprint', 32)),
+    );
+    return hmacKey;
+  };
   return {
+    /**
+     * A keyed HMAC-SHA256 of a code (base64url): equal codes give equal fingerprints, so a unique index
+     * can refuse a card loaded twice, while the text reveals nothing without the key.
+     */
+    async fingerprint(plain: string): Promise<string> {
+      return createHmac('sha256', await theHmacKey())
+        .update(plain, 'utf8')
+        .digest('base64url');
+    },
     async seal(plain: string): Promise<string> {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', await theKey(), iv);

@@ -22,8 +22,8 @@ import { transactionView } from './transaction-view.ts';
  * then written together with its ledger debit in one database transaction; after the commit the
  * environment's provider takes one fulfilment step at once (most sandbox orders finish there). An
  * order that is not final keeps a `next_check_at`, and the worker (`src/worker/`) takes the next
- * steps, so a restart loses nothing. Live's provider refuses every order in this version (422,
- * before anything is debited: decisions §7).
+ * steps, so a restart loses nothing. Live's provider is chosen per product (the code stock, or a
+ * refusal: 422 before anything is debited; decisions §7).
  */
 export interface OrderServiceDeps {
   db: Kysely<Database>;
@@ -57,8 +57,14 @@ export function createOrderService(deps: OrderServiceDeps) {
     const order = checkOrder(body, product, deps.settings.maxQuantity);
     const account = await accounts.require(accountId);
     if (account.status !== 'ACTIVE') throw new AppError('INACTIVE_ACCOUNT');
-    // the environment's provider refuses here what it cannot fulfil (live has none yet: 422)
-    deps.providers[environment].accept({ productId: product.productId, preOrder: order.preOrder });
+    // the environment's provider refuses here what it cannot fulfil (an unrouted live product: 422)
+    const provider = deps.providers[environment];
+    await provider.accept({
+      productId: product.productId,
+      preOrder: order.preOrder,
+      quantity: body.quantity,
+      unitPrice: order.unitPrice,
+    });
     if (
       order.customIdentifier !== null &&
       (await repository.customIdentifierUsed(
@@ -147,6 +153,16 @@ export function createOrderService(deps: OrderServiceDeps) {
           // If this process stops before the first step, the worker takes the order from here.
           next_check_at: new Date(now.getTime() + deps.settings.rescueAfterMs),
         });
+        // What the provider takes now (stock codes) commits with the debit; its refusal rolls it back.
+        await provider.reserve?.(trx, {
+          transactionId,
+          productId: product.productId,
+          quantity: body.quantity,
+          unitPrice: order.unitPrice,
+          preOrder: order.preOrder,
+          createdAt: now,
+          status: 'PENDING',
+        });
         return transactionId;
       });
     } catch (error) {
@@ -166,15 +182,18 @@ export function createOrderService(deps: OrderServiceDeps) {
       if (!row || FINAL_STATES.includes(row.status)) return;
       const now = clock.now();
       if (onlyIfDue && (row.next_check_at === null || row.next_check_at > now)) return;
-      const next = deps.providers[row.environment].step(
+      const next = await deps.providers[row.environment].step(
         {
           transactionId: row.id,
           productId: row.product_id,
           quantity: row.quantity,
+          unitPrice: row.unit_price,
+          preOrder: row.pre_ordered,
           createdAt: row.created_at,
           status: row.status,
         },
         now,
+        trx,
       );
       await applyStep(trx, { repository, ledger, codec, clock }, row, next);
     });

@@ -63,11 +63,8 @@ export function createTopupCatalogService(deps: {
   }
 
   return {
-    countries: () =>
-      operators.countryCodes().flatMap((iso) => {
-        const c = countries.find(iso);
-        return c ? [views.country(c)] : [];
-      }),
+    /** The countries with operators, by name (`countries.all` is in that order). */
+    countries: () => countries.all.filter((c) => operators.hasCountry(c.isoName)).map(views.country),
 
     country: (iso: string) => views.country(supportedCountry(iso)),
 

@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type { ProviderRoute } from '../stock/stock-repository.ts';
+import type { GiftcardProvider } from './provider.ts';
+
+/**
+ * Live's provider: each product goes to the provider its route names (`airgift products provider ID
+ * stock|upstream|default`, table giftcard_product_providers), the rest to live's default. In this
+ * version `upstream` and `default` are the refusing provider (422, nothing debited); an upstream
+ * provider takes their place when one exists, with no change here. An order the stock accepted is
+ * finished by the stock whatever the product's route becomes later.
+ *
+ * @example
+ * const live = createLiveProvider({ route, stock, upstream: unconfiguredProvider('live'), fallback: unconfiguredProvider('live') });
+ */
+export function createLiveProvider(deps: {
+  /** The product's route, read in `trx` when given. */
+  route(productId: number, trx?: Kysely<Database>): Promise<ProviderRoute | null>;
+  stock: GiftcardProvider & { owns(trx: Kysely<Database>, transactionId: number): Promise<boolean> };
+  upstream: GiftcardProvider;
+  fallback: GiftcardProvider;
+}): GiftcardProvider {
+  const { stock, upstream, fallback } = deps;
+  const pick = (route: ProviderRoute | null) =>
+    route === 'stock' ? stock : route === 'upstream' ? upstream : fallback;
+
+  return {
+    async accept(request) {
+      await pick(await deps.route(request.productId)).accept(request);
+    },
+
+    async reserve(trx, order) {
+      // read again in the order's transaction: a route changed since `accept` is asked again (the
+      // refusing provider throws, and the order's debit rolls back)
+      const provider = pick(await deps.route(order.productId, trx));
+      if (provider !== stock) await provider.accept(order);
+      await provider.reserve?.(trx, order);
+    },
+
+    async step(order, now, trx) {
+      if (await stock.owns(trx, order.transactionId)) return stock.step(order, now, trx);
+      return pick(await deps.route(order.productId, trx)).step(order, now, trx);
+    },
+  };
+}

@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Agent, request } from 'undici';
+import { postgresForTests } from '../harness/server.ts';
+import { createPostgresDatabase } from '../harness/templates.ts';
+
+// Issue 8: two real server processes (src/main.ts) of one deployment on one PostgreSQL database draw
+// from one code stock at the same time. No code is ever sold twice, every successful order holds
+// exactly its quantity of codes, the codes sold are exactly those of the successful orders, a refused
+// order pays nothing, and once the rush is over the stock sells to its last code.
+const pg = await postgresForTests();
+const ROOT = join(import.meta.dirname, '..', '..');
+const ADMIN_KEY = 'stock-two-servers-admin-key-0123456789';
+const PRODUCT = 1840; // Amazon US, FIXED, 10 USD among its denominations
+const CODES = 40;
+
+interface Child {
+  url: string;
+  process: ChildProcess;
+}
+
+let dataDir: string;
+let database: { url: string; drop(): Promise<void> };
+let servers: Child[] = [];
+let dispatcher: Agent;
+
+function startServer(): Promise<Child> {
+  const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...inherited,
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://localhost',
+      ADMIN_KEY,
+      BOOTSTRAP_SANDBOX_ACCOUNT: 'false',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${seen}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      seen += chunk;
+      const m = /airgift is listening on port (\d+)/.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout?.resume();
+        child.stderr?.resume();
+        resolve({ url: `https://127.0.0.1:${m[1]}`, process: child });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${seen}`)));
+  });
+}
+
+async function call(server: Child, method: string, path: string, o: { token?: string; body?: unknown } = {}) {
+  const res = await request(`${server.url}${path}`, {
+    method: method as 'GET',
+    dispatcher,
+    headers: {
+      accept: 'application/json',
+      ...(o.token && { authorization: `Bearer ${o.token}` }),
+      ...(o.body !== undefined && { 'content-type': 'application/json' }),
+    },
+    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, text, body: text ? JSON.parse(text) : null };
+}
+
+const adminCall = (server: Child, method: string, path: string, body?: unknown) =>
+  call(server, method, `/admin${path}`, { token: ADMIN_KEY, body });
+
+async function liveAccount(server: Child, name: string) {
+  const created = await adminCall(server, 'POST', '/accounts', {
+    name,
+    currency: 'USD',
+    country: 'US',
+    environment: 'live',
+    fund: 100_000,
+  });
+  assert.equal(created.status, 200, created.text);
+  const token = await call(server, 'POST', '/auth/oauth/token', {
+    body: {
+      client_id: created.body.clientId,
+      client_secret: created.body.clientSecret,
+      grant_type: 'client_credentials',
+      audience: 'https://localhost/giftcards',
+    },
+  });
+  assert.equal(token.status, 200, token.text);
+  return { accountId: created.body.accountId as number, token: token.body.access_token as string };
+}
+
+before(async () => {
+  if (!pg) return;
+  database = await createPostgresDatabase();
+  dataDir = await mkdtemp(join(tmpdir(), 'airgift-stock-two-servers-'));
+  // The first start writes the keys (the card codes key among them) and the CA into the shared DATA_DIR.
+  servers = [await startServer()];
+  servers.push(await startServer());
+  dispatcher = new Agent({
+    connect: { ca: await readFile(join(dataDir, 'tls', 'ca.crt'), 'utf8') },
+    connections: 64,
+  });
+});
+
+after(async () => {
+  await dispatcher?.close();
+  await Promise.all(
+    servers.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          if (s.process.exitCode !== null) return resolve();
+          s.process.once('exit', () => resolve());
+          s.process.kill('SIGTERM');
+        }),
+    ),
+  );
+  await database?.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+test('two server processes drawing from one stock never sell a code twice', {
+  skip: !pg && 'PostgreSQL not reachable',
+}, async () => {
+  const [a, b] = servers;
+  const imported = Array.from({ length: CODES }, (_, i) => ({
+    cardNumber: String(7000_0000_0000_0001n + BigInt(i) * 13n),
+    pinCode: String(200000 + i),
+  }));
+  const csv = `cardNumber,pinCode,faceValue\n${imported.map((c) => `${c.cardNumber},${c.pinCode},10`).join('\n')}\n`;
+  assert.equal((await adminCall(a, 'POST', `/products/${PRODUCT}/stock`, { csv })).status, 200);
+  assert.equal(
+    (await adminCall(b, 'PUT', `/products/${PRODUCT}/provider`, { provider: 'stock' })).status,
+    200,
+  );
+
+  // Four accounts, each ordering through both servers at once: 60 orders of 1 or 2 cards for 40 codes.
+  const accounts = await Promise.all([0, 1, 2, 3].map((i) => liveAccount(a, `stock-rush-${i}`)));
+  const orders = Array.from({ length: 60 }, (_, i) => ({
+    server: i % 2 === 0 ? a : b,
+    account: accounts[i % accounts.length],
+    quantity: (i % 3) + 1 > 2 ? 2 : 1,
+  }));
+  const answers = await Promise.all(
+    orders.map((o, i) =>
+      call(o.server, 'POST', '/giftcards/orders', {
+        token: o.account.token,
+        body: {
+          productId: PRODUCT,
+          quantity: o.quantity,
+          unitPrice: 10,
+          senderName: 'Rush',
+          customIdentifier: `rush-${i}`,
+        },
+      }),
+    ),
+  );
+  const sold = answers.filter((r) => r.status === 200);
+  const refused = answers.filter((r) => r.status !== 200);
+  for (const r of refused) {
+    assert.equal(r.status, 422, r.text);
+    assert.equal(r.body.errorCode, 'UNPROCCESSABLE_ENTITY');
+  }
+  assert.ok(sold.length > 0);
+  for (const r of sold) assert.equal(r.body.status, 'SUCCESSFUL', r.text);
+
+  // Every card of every successful order, read through either server: distinct, all from the stock.
+  const cardsOf = async (answer: (typeof sold)[number], i: number) => {
+    const owner = orders[answers.indexOf(answer)].account;
+    const cards = await call(
+      i % 2 ? a : b,
+      'GET',
+      `/giftcards/orders/transactions/${answer.body.transactionId}/cards`,
+      {
+        token: owner.token,
+      },
+    );
+    assert.equal(cards.status, 200, cards.text);
+    assert.equal(cards.body.length, answer.body.product.quantity);
+    return [...cards.text.matchAll(/"cardNumber":(\d+)/g)].map((m) => m[1]);
+  };
+  const numbers = (await Promise.all(sold.map(cardsOf))).flat();
+  assert.equal(new Set(numbers).size, numbers.length, 'a code was sold twice');
+  const known = new Set(imported.map((c) => c.cardNumber));
+  assert.ok(numbers.every((n) => known.has(n)));
+  const stock = async () =>
+    (await adminCall(b, 'GET', `/stock?productId=${PRODUCT}`)).body.items.find(
+      (l: any) => l.faceValue === 10,
+    );
+  const afterRush = await stock();
+  assert.equal(afterRush.sold, numbers.length, 'codes sold = cards of the successful orders');
+  assert.equal(afterRush.available, CODES - numbers.length);
+
+  // After the rush the rest sells one by one to the last code, then the stock refuses.
+  let more = 0;
+  for (;;) {
+    const r = await call(more % 2 ? a : b, 'POST', '/giftcards/orders', {
+      token: accounts[0].token,
+      body: { productId: PRODUCT, quantity: 1, unitPrice: 10, senderName: 'Rest' },
+    });
+    if (r.status !== 200) {
+      assert.equal(r.status, 422, r.text);
+      break;
+    }
+    more++;
+  }
+  assert.equal(numbers.length + more, CODES, 'every code was sold exactly once');
+  assert.deepEqual([(await stock()).available, (await stock()).sold], [0, CODES]);
+
+  // Money: each account paid exactly its successful orders; every balance equals its ledger.
+  assert.deepEqual((await adminCall(a, 'GET', '/ledger/audit')).body.discrepancies, []);
+  for (const account of accounts.slice(1)) {
+    const paid = sold
+      .filter((r) => orders[answers.indexOf(r)].account === account)
+      .reduce((sum, r) => sum + Math.round(r.body.amount * 100), 0);
+    const shown = await adminCall(a, 'GET', `/accounts/${account.accountId}`);
+    assert.equal(Math.round((100_000 - shown.body.balances.live.balance) * 100), paid);
+  }
+});
