@@ -13,7 +13,7 @@ import type { CardCodec } from './card-codes.ts';
 import { priceOrder } from './order-pricing.ts';
 import { checkOrder } from './order-request.ts';
 import type { OrderBody } from './order-schemas.ts';
-import { applyStep, FINAL_STATES } from './order-states.ts';
+import { applyStep, FINAL_STATES, firstStep } from './order-states.ts';
 import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
 import { transactionView } from './transaction-view.ts';
 
@@ -59,17 +59,15 @@ export function createOrderService(deps: OrderServiceDeps) {
     if (account.status !== 'ACTIVE') throw new AppError('INACTIVE_ACCOUNT');
     // the environment's provider refuses here what it cannot fulfil (live has none yet: 422)
     deps.providers[environment].accept({ productId: product.productId, preOrder: order.preOrder });
-    if (
-      order.customIdentifier !== null &&
-      (await repository.customIdentifierUsed(
-        accountId,
-        environment,
-        product.productId,
-        order.customIdentifier,
-      ))
-    ) {
-      throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
-    }
+    // The id (a sequence needs no lock) and a fast customIdentifier check, in one round trip; the
+    // unique index is what guarantees it, inside the transaction below.
+    const { id: transactionId, customIdentifierUsed } = await repository.reserve({
+      accountId,
+      environment,
+      productId: product.productId,
+      customIdentifier: order.customIdentifier,
+    });
+    if (customIdentifierUsed) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
 
     const currency = account.currencyCode;
     const prices = await catalog.pricesOf(product, currency);
@@ -94,12 +92,30 @@ export function createOrderService(deps: OrderServiceDeps) {
     });
 
     const now = clock.now();
-    let id: number;
+    // The provider's first step is decided now, so the order's row is written in the state it reached
+    // (most sandbox orders: SUCCESSFUL with their cards). A step that fails leaves the order PENDING,
+    // paid, with next_check_at: the worker (src/worker/) takes it from there.
+    const provider = deps.providers[environment];
+    const first = await (async () =>
+      firstStep(
+        { codec },
+        transactionId,
+        provider.step(
+          {
+            transactionId,
+            productId: product.productId,
+            quantity: body.quantity,
+            createdAt: now,
+            status: 'PENDING',
+          },
+          now,
+        ),
+      ))().catch(() => null);
+    let row: TransactionRow;
     try {
-      // The id first (a sequence needs no lock), then the transaction, shared with the other orders of
-      // this account waiting meanwhile (ledger/batcher.ts).
-      const transactionId = await repository.nextId(db);
-      id = await ledger.orderTransaction({ accountId, environment }, async (trx) => {
+      // One transaction, shared with the other orders of this account waiting meanwhile
+      // (ledger/batcher.ts): the debit, the row with its cards, a refund when the step refunded.
+      row = await ledger.orderTransaction({ accountId, environment }, async (trx) => {
         const debit = await ledger.debitOrder(trx, {
           accountId,
           environment,
@@ -112,50 +128,62 @@ export function createOrderService(deps: OrderServiceDeps) {
             amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
           },
         });
-        await repository.insert(trx, {
-          id: transactionId,
-          account_id: accountId,
-          environment,
-          status: 'PENDING',
-          product_id: product.productId,
-          product_name: product.productName,
-          country_code: product.countryCode,
-          brand_id: product.brandId,
-          brand_name: product.brandName,
-          quantity: body.quantity,
-          unit_price: order.unitPrice,
-          total_price: dec(order.unitPrice).times(body.quantity).toFixed(),
-          recipient_currency_code: product.recipientCurrencyCode,
-          currency_code: currency,
-          sender_unit_price: price.senderUnitPrice.toFixed(),
-          amount: price.amount.toFixed(),
-          fee: price.fee.toFixed(),
-          discount: price.discount.toFixed(),
-          sms_fee: price.smsFee.toFixed(),
-          total_fee: price.totalFee.toFixed(),
-          old_balance: debit.oldBalance.toFixed(),
-          new_balance: debit.newBalance.toFixed(),
-          balance_updated_at: debit.at,
-          custom_identifier: order.customIdentifier,
-          pre_ordered: order.preOrder,
-          sender_name: order.senderName,
-          recipient_email: order.recipientEmail,
-          recipient_phone: order.phone?.e164 ?? null,
-          recipient_phone_country: order.phone?.countryCode ?? null,
-          user_id: order.userId,
-          created_at: now,
-          // If this process stops before the first step, the worker takes the order from here.
-          next_check_at: new Date(now.getTime() + deps.settings.rescueAfterMs),
-        });
-        return transactionId;
+        const stored = await repository.insertWithCards(
+          trx,
+          {
+            id: transactionId,
+            account_id: accountId,
+            environment,
+            status: first?.status ?? 'PENDING',
+            product_id: product.productId,
+            product_name: product.productName,
+            country_code: product.countryCode,
+            brand_id: product.brandId,
+            brand_name: product.brandName,
+            quantity: body.quantity,
+            unit_price: order.unitPrice,
+            total_price: dec(order.unitPrice).times(body.quantity).toFixed(),
+            recipient_currency_code: product.recipientCurrencyCode,
+            currency_code: currency,
+            sender_unit_price: price.senderUnitPrice.toFixed(),
+            amount: price.amount.toFixed(),
+            fee: price.fee.toFixed(),
+            discount: price.discount.toFixed(),
+            sms_fee: price.smsFee.toFixed(),
+            total_fee: price.totalFee.toFixed(),
+            old_balance: debit.oldBalance.toFixed(),
+            new_balance: debit.newBalance.toFixed(),
+            balance_updated_at: debit.at,
+            custom_identifier: order.customIdentifier,
+            pre_ordered: order.preOrder,
+            sender_name: order.senderName,
+            recipient_email: order.recipientEmail,
+            recipient_phone: order.phone?.e164 ?? null,
+            recipient_phone_country: order.phone?.countryCode ?? null,
+            user_id: order.userId,
+            created_at: now,
+            updated_at: now,
+            // Without a first step, the worker takes the order from here.
+            next_check_at: first ? first.nextCheckAt : new Date(now.getTime() + deps.settings.rescueAfterMs),
+          },
+          first?.cards ?? [],
+        );
+        if (first?.refund) {
+          await ledger.refundOrder(trx, {
+            accountId,
+            environment,
+            amount: price.amount,
+            product: 'giftcards',
+            transactionId,
+            reason: 'gift card order refunded',
+          });
+        }
+        return stored;
       });
     } catch (error) {
       if (isCustomIdentifierClash(error)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
       throw error;
     }
-    // The order is accepted and paid: whatever its first step does, the caller gets its transaction;
-    // a step that failed here is retried by the worker from next_check_at (reported if it fails again).
-    const row = await step(id, false).catch(() => readRow(id));
     return transactionView(row);
   }
 

@@ -37,18 +37,48 @@ const likeText = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function ordersRepository(db: Kysely<Database>) {
   return {
-    async nextId(trx: Kysely<Database>): Promise<number> {
-      const row = await sql<{
-        id: string | number;
-      }>`SELECT nextval('giftcard_transaction_ids') AS id`.execute(trx);
-      return Number(row.rows[0].id);
+    /**
+     * The id of a new order and whether its customIdentifier is already used (by this account and
+     * environment for this product), in one round trip. The id is taken either way (a sequence has gaps).
+     */
+    async reserve(o: {
+      accountId: number;
+      environment: Environment;
+      productId: number;
+      customIdentifier: string | null;
+    }): Promise<{ id: number; customIdentifierUsed: boolean }> {
+      const { rows } = await sql<{ id: string | number; used: boolean }>`
+        SELECT nextval('giftcard_transaction_ids') AS id,
+               ${o.customIdentifier}::text IS NOT NULL AND EXISTS (
+                 SELECT 1 FROM giftcard_transactions
+                 WHERE account_id = ${o.accountId} AND environment = ${o.environment}
+                   AND product_id = ${o.productId} AND custom_identifier = ${o.customIdentifier}::text
+               ) AS used`.execute(db);
+      return { id: Number(rows[0].id), customIdentifierUsed: rows[0].used };
     },
 
-    async insert(trx: Kysely<Database>, row: NewTransaction): Promise<void> {
-      await trx
-        .insertInto('giftcard_transactions')
-        .values({ ...row, updated_at: row.created_at })
-        .execute();
+    /**
+     * Writes a new transaction and its sealed cards (position 1..n) in one statement, and answers the
+     * row as stored.
+     */
+    async insertWithCards(
+      trx: Kysely<Database>,
+      row: NewTransaction & { updated_at: Date },
+      cards: Array<{ card_number: string; pin_code: string }>,
+    ): Promise<TransactionRow> {
+      if (cards.length === 0) {
+        return trx.insertInto('giftcard_transactions').values(row).returningAll().executeTakeFirstOrThrow();
+      }
+      return trx
+        .with('t', (q) => q.insertInto('giftcard_transactions').values(row).returningAll())
+        .with('c', (q) =>
+          q
+            .insertInto('giftcard_cards')
+            .values(cards.map((c, i) => ({ transaction_id: row.id, position: i + 1, ...c }))),
+        )
+        .selectFrom('t')
+        .selectAll()
+        .executeTakeFirstOrThrow();
     },
 
     /** Stores the sealed codes of a transaction (in the caller's transaction). */
@@ -69,23 +99,6 @@ export function ordersRepository(db: Kysely<Database>) {
         .where('id', '=', id)
         .where('status', '=', from)
         .execute();
-    },
-
-    async customIdentifierUsed(
-      accountId: number,
-      environment: Environment,
-      productId: number,
-      value: string,
-    ) {
-      const row = await db
-        .selectFrom('giftcard_transactions')
-        .select('id')
-        .where('account_id', '=', accountId)
-        .where('environment', '=', environment)
-        .where('product_id', '=', productId)
-        .where('custom_identifier', '=', value)
-        .executeTakeFirst();
-      return row !== undefined;
     },
 
     async find(accountId: number, environment: Environment, id: number): Promise<TransactionRow | undefined> {
