@@ -86,27 +86,27 @@ export function createTopupService(deps: TopupServiceDeps) {
     });
     const recipientKey = recipient.phone ?? (recipient.email as string);
     const scope = { accountId: principal.accountId, environment: principal.environment };
-    const recentlyRecharged = (trx: typeof db, exceptId?: number) =>
-      repo.rechargedSince(trx, {
-        ...scope,
-        recipient: recipientKey,
-        since: new Date(clock.now().getTime() - recentMs()),
-        exceptId,
-      });
+    const since = () => new Date(clock.now().getTime() - recentMs());
+    const checks = {
+      ...scope,
+      customIdentifier: input.customIdentifier ?? null,
+      recipient: recipient.phone,
+    };
     // The reference is checked before the recipient: a retried request (same customIdentifier) must be
     // told its reference is used, which is how a client finds the transaction that did land.
-    const identifierUsed = (trx: typeof db) =>
-      input.customIdentifier !== undefined &&
-      repo.customIdentifierUsed({ ...scope, customIdentifier: input.customIdentifier }, trx);
-    // a fast answer before the balance checks; the unique index below is what guarantees it
-    if (await identifierUsed(db)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
-    if (recipient.phone && (await recentlyRecharged(db))) throw new AppError('PHONE_RECENTLY_RECHARGED');
+    const refuse = (c: { customIdentifierUsed: boolean; recentlyRecharged: boolean }) => {
+      if (c.customIdentifierUsed) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+      if (c.recentlyRecharged) throw new AppError('PHONE_RECENTLY_RECHARGED');
+    };
+    // A fast answer before the balance checks, with the id (a sequence needs no lock) in the same round
+    // trip; the checks that guarantee it are the ones after the lock and the unique index, below.
+    const fast = await repo.conflicts(db, { ...checks, since: since(), nextId: true });
+    refuse(fast);
+    const id = fast.id as number;
     const provider = deps.providers[principal.environment];
     provider.accept({ operatorId: operator.operatorId, subscriber: recipient.subscriber });
 
-    // The id first (a sequence needs no lock), then the transaction, shared with the other top-ups of
-    // this account waiting meanwhile (ledger/batcher.ts).
-    const { id } = await repo.nextId(db);
+    // The transaction, shared with the other top-ups of this account waiting meanwhile (ledger/batcher.ts).
     const row = await ledger.orderTransaction({ ...scope, tag: recipientKey }, async (trx) => {
       const now = clock.now();
       const debit = await ledger.debitOrder(trx, {
@@ -120,8 +120,8 @@ export function createTopupService(deps: TopupServiceDeps) {
           amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
         },
       });
-      if (await identifierUsed(trx)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
-      if (recipient.phone && (await recentlyRecharged(trx))) throw new AppError('PHONE_RECENTLY_RECHARGED');
+      // again after the lock, so two concurrent sends to one number cannot both pass
+      refuse(await repo.conflicts(trx, { ...checks, since: since() }));
       const first = provider.step(
         {
           transactionId: id,
@@ -158,13 +158,15 @@ export function createTopupService(deps: TopupServiceDeps) {
           balance_updated_at: debit.at,
           created_at: now,
           updated_at: now,
-          next_check_at: first.status === 'PROCESSING' ? first.nextCheckAt : now,
+          next_check_at: now,
+          // written in the state its first step reached (a refusal: PROCESSING, then moved below)
+          ...states.initial(first, now),
         });
       } catch (error) {
         if (isCustomIdentifierConflict(error)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
         throw error;
       }
-      if (first.status === 'PROCESSING') return inserted;
+      if (first.status !== 'REFUNDED') return inserted;
       return (await states.apply(trx, inserted, first)) ?? inserted;
     });
     if (row.status === 'REFUNDED') {

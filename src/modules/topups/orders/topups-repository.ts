@@ -34,14 +34,6 @@ export function isCustomIdentifierConflict(error: unknown): boolean {
 
 export function topupsRepository(db: Kysely<Database>) {
   return {
-    /** Takes the next transaction id first, so the ledger debit can name it before the row exists. */
-    async nextId(trx: Kysely<Database>): Promise<{ id: number }> {
-      const r = await sql<{
-        id: string;
-      }>`SELECT nextval(pg_get_serial_sequence('topup_transactions', 'id')) AS id`.execute(trx);
-      return { id: Number(r.rows[0].id) };
-    },
-
     async insert(trx: Kysely<Database>, row: NewTopup): Promise<TopupRow> {
       return trx.insertInto('topup_transactions').values(row).returningAll().executeTakeFirstOrThrow();
     },
@@ -79,35 +71,43 @@ export function topupsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    async customIdentifierUsed(
-      o: { accountId: number; environment: Environment; customIdentifier: string },
-      trx: typeof db = db,
-    ): Promise<boolean> {
-      const row = await trx
-        .selectFrom('topup_transactions')
-        .select('id')
-        .where('account_id', '=', o.accountId)
-        .where('environment', '=', o.environment)
-        .where('custom_identifier', '=', o.customIdentifier)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    /** True when `recipient` got a top-up (not refunded) from this account since `since`. */
-    async rechargedSince(
+    /**
+     * Whether `customIdentifier` is used by this account and environment, and whether `recipient` (a
+     * phone number; null: never) got a top-up (not refunded) from it since `since`: both in one round
+     * trip. With `nextId`, also takes the next transaction id (a sequence has gaps). The recipient's
+     * query is the one migration 0007's `topup_recently_recharged` index serves (named `rechargedSince`
+     * there, its earlier home).
+     */
+    async conflicts(
       trx: Kysely<Database>,
-      o: { accountId: number; environment: Environment; recipient: string; since: Date; exceptId?: number },
-    ): Promise<boolean> {
-      let q = trx
-        .selectFrom('topup_transactions')
-        .select('id')
-        .where('account_id', '=', o.accountId)
-        .where('environment', '=', o.environment)
-        .where('recipient_phone', '=', o.recipient)
-        .where('created_at', '>', o.since)
-        .where('status', '<>', 'REFUNDED');
-      if (o.exceptId !== undefined) q = q.where('id', '<>', o.exceptId);
-      return (await q.limit(1).executeTakeFirst()) !== undefined;
+      o: {
+        accountId: number;
+        environment: Environment;
+        customIdentifier: string | null;
+        recipient: string | null;
+        since: Date;
+        nextId?: boolean;
+      },
+    ): Promise<{ id: number | null; customIdentifierUsed: boolean; recentlyRecharged: boolean }> {
+      const { rows } = await sql<{ id: string | null; used: boolean; recent: boolean }>`
+        SELECT ${o.nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
+               ${o.customIdentifier}::text IS NOT NULL AND EXISTS (
+                 SELECT 1 FROM topup_transactions
+                 WHERE account_id = ${o.accountId} AND environment = ${o.environment}
+                   AND custom_identifier = ${o.customIdentifier}::text
+               ) AS used,
+               ${o.recipient}::text IS NOT NULL AND EXISTS (
+                 SELECT 1 FROM topup_transactions
+                 WHERE account_id = ${o.accountId} AND environment = ${o.environment}
+                   AND recipient_phone = ${o.recipient}::text AND created_at > ${o.since}
+                   AND status <> 'REFUNDED'
+               ) AS recent`.execute(trx);
+      const row = rows[0];
+      return {
+        id: row.id === null ? null : Number(row.id),
+        customIdentifierUsed: row.used,
+        recentlyRecharged: row.recent,
+      };
     },
 
     async report(
