@@ -3,6 +3,7 @@ import type { Database, Environment, LedgerKind } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
+import { createDebitGathering } from './batch-debits.ts';
 import { createOrderBatcher } from './batcher.ts';
 
 /**
@@ -66,7 +67,9 @@ export interface LedgerEntry {
 }
 
 export function createLedger(db: Kysely<Database>, clock: Clock) {
-  const batcher = createOrderBatcher(db);
+  // the debits of a batch's orders are posted in one statement (batch-debits.ts)
+  const gathering = createDebitGathering({ debitOne, now: () => clock.now() });
+  const batcher = createOrderBatcher(db, { onBatch: gathering.batch });
 
   /** Opens the balance of an account in an environment at zero (idempotent). */
   async function open(
@@ -147,9 +150,15 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
    * within the account's daily limits, the balance only if it stays >= 0, and the entry is written
    * from the balance that update left. Both rows are locked by their updates until the caller's
    * transaction ends, so concurrent orders of one account serialise on them. Any refusal throws, and
-   * the caller's rollback undoes whatever part of the statement did happen.
+   * the caller's rollback undoes whatever part of the statement did happen. On a batch's transaction
+   * (batcher.ts) the debits of its orders are gathered into one statement (batch-debits.ts).
    */
-  async function debitOrder(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
+  function debitOrder(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
+    return gathering.gathers(trx) ? gathering.debit(trx, o) : debitOne(trx, o);
+  }
+
+  /** `debitOrder` of one order on its own, in one statement. */
+  async function debitOne(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
     const at = clock.now();
     const day = at.toISOString().slice(0, 10);
     const amount = o.amount.toFixed();
