@@ -4,11 +4,8 @@ import { dec, roundToMinor } from '../../lib/money.ts';
 import type { OrderDebit, PostingResult } from './ledger.ts';
 
 /**
- * The debits of a batch of orders (batcher.ts) in ONE statement: the orders of a batch all post
- * their debit first, on the batch's one transaction, so instead of one debit statement per order
- * (each a round trip holding the account's row lock) they are gathered for a moment (until the
- * current microtasks have run) and posted together: the day's usage row raised by their count and
- * total within the daily limits, the balance lowered by their total if it stays >= 0, and one entry
+ * The debits of a batch of orders (batcher.ts) in ONE statement (gathered by gathering.ts): the
+ * day's usage row raised by their count and total within the daily limits, the balance lowered by their total if it stays >= 0, and one entry
  * per order, in arrival order, each with the balance it left (the running total). It is all or
  * nothing: if the total does not fit (a limit, the balance) every order of the gathering is refused
  * with `BatchDebitRefused`, the batch rolls back and its orders run again alone (batcher.ts), where
@@ -21,78 +18,13 @@ export class BatchDebitRefused extends Error {
   }
 }
 
-interface Waiting {
-  order: OrderDebit;
-  resolve(result: PostingResult): void;
-  reject(error: unknown): void;
-}
-
-/**
- * Gathers the `debitOrder` calls made on a batch transaction and posts each gathering with
- * `postDebits`. Orders with other limits than the first's (the account changed meanwhile) are
- * posted one by one with `debitOne`.
- */
-export function createDebitGathering(deps: {
-  debitOne: (trx: Kysely<Database>, o: OrderDebit) => Promise<PostingResult>;
-  now: () => Date;
-}) {
-  const batches = new WeakSet<Kysely<Database>>();
-  const gathering = new WeakMap<Kysely<Database>, Waiting[]>();
-
-  async function flush(trx: Kysely<Database>, waiting: Waiting[]) {
-    const first = waiting[0].order;
-    const sameScope = waiting.every(
-      (w) =>
-        w.order.accountId === first.accountId &&
-        w.order.environment === first.environment &&
-        limitsKey(w.order) === limitsKey(first),
-    );
-    if (waiting.length === 1 || !sameScope) {
-      for (const w of waiting) await deps.debitOne(trx, w.order).then(w.resolve, w.reject);
-      return;
-    }
-    try {
-      const results = await postDebits(
-        trx,
-        waiting.map((w) => w.order),
-        deps.now(),
-      );
-      waiting.forEach((w, i) => {
-        w.resolve(results[i]);
-      });
-    } catch (error) {
-      for (const w of waiting) w.reject(error);
-    }
-  }
-
-  return {
-    /** Marks `trx` as a batch's: its debits are gathered from now on. */
-    batch(trx: Kysely<Database>) {
-      batches.add(trx);
-    },
-    /** True when `trx` is a batch's (the debit is then gathered with its batch-mates'). */
-    gathers: (trx: Kysely<Database>) => batches.has(trx),
-    debit(trx: Kysely<Database>, order: OrderDebit): Promise<PostingResult> {
-      return new Promise((resolve, reject) => {
-        let waiting = gathering.get(trx);
-        if (!waiting) {
-          const fresh: Waiting[] = [];
-          waiting = fresh;
-          gathering.set(trx, fresh);
-          queueMicrotask(() => {
-            gathering.delete(trx);
-            void flush(trx, fresh);
-          });
-        }
-        waiting.push({ order, resolve, reject });
-      });
-    },
-  };
-}
+/** Debits with one account and the same limits can be posted together. */
+export const canShareDebit = (a: OrderDebit, b: OrderDebit) =>
+  a.accountId === b.accountId && a.environment === b.environment && limitsKey(a) === limitsKey(b);
 
 const limitsKey = (o: OrderDebit) => `${o.limits?.count ?? ''}/${o.limits?.amount?.toFixed() ?? ''}`;
 
-/** The one statement of `createDebitGathering` (see there); results in the orders' order. */
+/** The one statement (see above); results in the orders' order. */
 export async function postDebits(
   trx: Kysely<Database>,
   orders: OrderDebit[],

@@ -3,8 +3,9 @@ import type { Database, Environment, LedgerKind } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
-import { createDebitGathering } from './batch-debits.ts';
+import { canShareDebit, postDebits } from './batch-debits.ts';
 import { createOrderBatcher } from './batcher.ts';
+import { createGathering } from './gathering.ts';
 
 /**
  * The ledger: the only code that changes a balance, and it writes an entry with every change.
@@ -67,9 +68,17 @@ export interface LedgerEntry {
 }
 
 export function createLedger(db: Kysely<Database>, clock: Clock) {
+  // the transactions of batches of two or more orders: their statements may be gathered (gathering.ts)
+  const batches = new WeakSet<Kysely<Database>>();
+  const inBatch = (trx: Kysely<Database>) => batches.has(trx);
+  const batcher = createOrderBatcher(db, { onBatch: (trx) => batches.add(trx) });
   // the debits of a batch's orders are posted in one statement (batch-debits.ts)
-  const gathering = createDebitGathering({ debitOne, now: () => clock.now() });
-  const batcher = createOrderBatcher(db, { onBatch: gathering.batch });
+  const debits = createGathering<OrderDebit, PostingResult>({
+    gathers: inBatch,
+    one: (trx, o) => debitOne(trx, o),
+    many: (trx, orders) => postDebits(trx, orders, clock.now()),
+    canShare: canShareDebit,
+  });
 
   /** Opens the balance of an account in an environment at zero (idempotent). */
   async function open(
@@ -154,7 +163,7 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
    * (batcher.ts) the debits of its orders are gathered into one statement (batch-debits.ts).
    */
   function debitOrder(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
-    return gathering.gathers(trx) ? gathering.debit(trx, o) : debitOne(trx, o);
+    return debits.run(trx, o);
   }
 
   /** `debitOrder` of one order on its own, in one statement. */
@@ -330,6 +339,8 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
     entries,
     discrepancies,
     batchStats: batcher.stats,
+    /** True on the transaction of a batch of orders (for `createGathering`). */
+    inBatch,
   };
 }
 

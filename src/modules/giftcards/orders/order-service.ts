@@ -5,7 +5,7 @@ import type { Clock } from '../../../lib/clock.ts';
 import { dec, roundToMinor } from '../../../lib/money.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import type { Principal } from '../../auth/index.ts';
-import type { Ledger } from '../../ledger/index.ts';
+import { createGathering, type Ledger } from '../../ledger/index.ts';
 import type { Fx } from '../../reference/index.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
 import type { GiftcardProvider } from '../fulfilment/provider.ts';
@@ -50,6 +50,15 @@ function isCustomIdentifierClash(error: unknown): boolean {
 
 export function createOrderService(deps: OrderServiceDeps) {
   const { db, clock, ledger, accounts, fx, catalog, repository, codec } = deps;
+  // the rows of a batch's orders are written in one statement (ledger/gathering.ts)
+  const inserts = createGathering<
+    Parameters<typeof repository.insertManyWithCards>[1][number],
+    TransactionRow
+  >({
+    gathers: ledger.inBatch,
+    one: (trx, i) => repository.insertWithCards(trx, i.row, i.cards),
+    many: (trx, items) => repository.insertManyWithCards(trx, items),
+  });
 
   async function place(principal: Principal, body: OrderBody) {
     const { accountId, environment } = principal;
@@ -128,9 +137,8 @@ export function createOrderService(deps: OrderServiceDeps) {
             amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
           },
         });
-        const stored = await repository.insertWithCards(
-          trx,
-          {
+        const stored = await inserts.run(trx, {
+          row: {
             id: transactionId,
             account_id: accountId,
             environment,
@@ -166,8 +174,8 @@ export function createOrderService(deps: OrderServiceDeps) {
             // Without a first step, the worker takes the order from here.
             next_check_at: first ? first.nextCheckAt : new Date(now.getTime() + deps.settings.rescueAfterMs),
           },
-          first?.cards ?? [],
-        );
+          cards: first?.cards ?? [],
+        });
         if (first?.refund) {
           await ledger.refundOrder(trx, {
             accountId,

@@ -81,6 +81,34 @@ export function ordersRepository(db: Kysely<Database>) {
         .executeTakeFirstOrThrow();
     },
 
+    /**
+     * `insertWithCards` of several transactions in one statement (a batch's orders); the rows as
+     * stored, in the order given.
+     */
+    async insertManyWithCards(
+      trx: Kysely<Database>,
+      items: Array<{
+        row: NewTransaction & { updated_at: Date };
+        cards: Array<{ card_number: string; pin_code: string }>;
+      }>,
+    ): Promise<TransactionRow[]> {
+      const rows = items.map((i) => i.row);
+      const cards = items.flatMap(({ row, cards }) =>
+        cards.map((c, i) => ({ transaction_id: row.id, position: i + 1, ...c })),
+      );
+      const stored =
+        cards.length === 0
+          ? await trx.insertInto('giftcard_transactions').values(rows).returningAll().execute()
+          : await trx
+              .with('t', (q) => q.insertInto('giftcard_transactions').values(rows).returningAll())
+              .with('c', (q) => q.insertInto('giftcard_cards').values(cards))
+              .selectFrom('t')
+              .selectAll()
+              .execute();
+      const byId = new Map(stored.map((r) => [Number(r.id), r]));
+      return rows.map((r) => byId.get(Number(r.id)) as TransactionRow);
+    },
+
     /** Stores the sealed codes of a transaction (in the caller's transaction). */
     async insertCards(trx: Kysely<Database>, cards: Insertable<GiftcardCardsTable>[]): Promise<void> {
       if (cards.length > 0) await trx.insertInto('giftcard_cards').values(cards).execute();
