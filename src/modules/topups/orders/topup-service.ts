@@ -7,7 +7,7 @@ import type { Clock } from '../../../lib/clock.ts';
 import { dec } from '../../../lib/money.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import type { Principal } from '../../auth/index.ts';
-import type { Ledger } from '../../ledger/index.ts';
+import { createGathering, type Ledger } from '../../ledger/index.ts';
 import type { Countries, Fx } from '../../reference/index.ts';
 import type { OperatorCatalog } from '../catalog/operator-catalog.ts';
 import type { OperatorViews } from '../catalog/operator-view.ts';
@@ -50,6 +50,13 @@ function subscriberOf(row: TopupRow): string {
 export function createTopupService(deps: TopupServiceDeps) {
   const { db, clock, accounts, ledger, operators, views, countries, repo, states, fx } = deps;
   const recentMs = () => deps.config.topupRecentRechargeSeconds * 1000;
+  // a batch's checks after the lock and its rows are each one statement (ledger/gathering.ts)
+  const conflicts = createGathering({
+    gathers: ledger.inBatch,
+    one: (trx, c: Parameters<typeof repo.conflictsMany>[1][number]) => repo.conflicts(trx, c),
+    many: repo.conflictsMany,
+  });
+  const inserts = createGathering({ gathers: ledger.inBatch, one: repo.insert, many: repo.insertMany });
 
   /** What a provider is told about a stored top-up. */
   function orderOf(row: TopupRow): TopupOrder {
@@ -121,7 +128,7 @@ export function createTopupService(deps: TopupServiceDeps) {
         },
       });
       // again after the lock, so two concurrent sends to one number cannot both pass
-      refuse(await repo.conflicts(trx, { ...checks, since: since() }));
+      refuse(await conflicts.run(trx, { ...checks, since: since() }));
       const first = provider.step(
         {
           transactionId: id,
@@ -135,7 +142,7 @@ export function createTopupService(deps: TopupServiceDeps) {
       );
       let inserted: TopupRow;
       try {
-        inserted = await repo.insert(trx, {
+        inserted = await inserts.run(trx, {
           id,
           account_id: principal.accountId,
           environment: principal.environment,

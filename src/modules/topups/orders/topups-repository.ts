@@ -38,6 +38,13 @@ export function topupsRepository(db: Kysely<Database>) {
       return trx.insertInto('topup_transactions').values(row).returningAll().executeTakeFirstOrThrow();
     },
 
+    /** `insert` of several top-ups in one statement (a batch's); the rows as stored, in the order given. */
+    async insertMany(trx: Kysely<Database>, rows: NewTopup[]): Promise<TopupRow[]> {
+      const stored = await trx.insertInto('topup_transactions').values(rows).returningAll().execute();
+      const byId = new Map(stored.map((r) => [Number(r.id), r]));
+      return rows.map((r) => byId.get(Number(r.id)) as TopupRow);
+    },
+
     /** Moves a top-up out of `from`; returns the row, or undefined when it was no longer in `from`. */
     async changeStatus(
       trx: Kysely<Database>,
@@ -108,6 +115,40 @@ export function topupsRepository(db: Kysely<Database>) {
         customIdentifierUsed: row.used,
         recentlyRecharged: row.recent,
       };
+    },
+
+    /** `conflicts` (without `nextId`) of several top-ups in one statement (a batch's), in the order given. */
+    async conflictsMany(
+      trx: Kysely<Database>,
+      items: Array<{
+        accountId: number;
+        environment: Environment;
+        customIdentifier: string | null;
+        recipient: string | null;
+        since: Date;
+      }>,
+    ): Promise<Array<{ id: null; customIdentifierUsed: boolean; recentlyRecharged: boolean }>> {
+      const input = sql.join(
+        items.map(
+          (o, i) =>
+            sql`(${i}::int, ${o.accountId}::bigint, ${o.environment}::text, ${o.customIdentifier}::text, ${o.recipient}::text, ${o.since}::timestamptz)`,
+        ),
+      );
+      const { rows } = await sql<{ used: boolean; recent: boolean }>`
+        SELECT i.custom_identifier IS NOT NULL AND EXISTS (
+                 SELECT 1 FROM topup_transactions t
+                 WHERE t.account_id = i.account_id AND t.environment = i.environment
+                   AND t.custom_identifier = i.custom_identifier
+               ) AS used,
+               i.recipient IS NOT NULL AND EXISTS (
+                 SELECT 1 FROM topup_transactions t
+                 WHERE t.account_id = i.account_id AND t.environment = i.environment
+                   AND t.recipient_phone = i.recipient AND t.created_at > i.since
+                   AND t.status <> 'REFUNDED'
+               ) AS recent
+        FROM (VALUES ${input}) AS i (ord, account_id, environment, custom_identifier, recipient, since)
+        ORDER BY i.ord`.execute(trx);
+      return rows.map((r) => ({ id: null, customIdentifierUsed: r.used, recentlyRecharged: r.recent }));
     },
 
     async report(
