@@ -131,6 +131,35 @@ for (const database of ['pglite', 'postgres'] as const) {
       assert.deepEqual(await server.admin.audit(), []);
     });
 
+    test('a burst of top-ups, pairs sharing a customIdentifier: one of each pair, the rest refused', {
+      skip: !available && 'PostgreSQL not reachable',
+    }, async () => {
+      const cards = await giftcardClient(server, { fund: 1000 });
+      const token = await server.admin.token(cards.account, AUDIENCES.topupsSandbox);
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          server.http.post(
+            '/topups-sandbox/topups',
+            {
+              operatorId: 1001,
+              amount: 10,
+              customIdentifier: `pair-${i < 20 ? Math.floor(i / 2) : i}`,
+              recipientPhone: { countryCode: 'NG', number: `0803${String(7100000 + i)}` },
+            },
+            { token, headers: { accept: VENDOR_ACCEPT } },
+          ),
+        ),
+      );
+      const accepted = answers.filter((a) => a.status === 200);
+      assert.equal(accepted.length, 20, 'one of each pair and every single one');
+      for (const a of answers.filter((x) => x.status !== 200)) {
+        assert.equal(a.body.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED', a.text);
+      }
+      assert.equal(new Set(accepted.map((a) => a.body.customIdentifier)).size, 20);
+      assertChained(await entries(cards.account.accountId));
+      assert.deepEqual(await server.admin.audit(), []);
+    });
+
     test('a burst of gift card orders and top-ups on one account: every answer is its own entry', {
       skip: !available && 'PostgreSQL not reachable',
     }, async () => {
