@@ -5,8 +5,8 @@ import type { Database } from '../../db/schema.ts';
  * One statement for a batch's orders instead of one each. The orders of a batch (batcher.ts) run side
  * by side on its one transaction and make the same statements at about the same moment (the debit
  * first, then their row); each statement is a round trip made while the account's row lock is held.
- * A gathering collects the calls made on a batch's transaction until the current microtasks have run,
- * then makes them with `many` (one statement) and gives each call its own result; on any other
+ * A gathering collects the calls made on a batch's transaction until the event loop's next turn
+ * (`setImmediate`: after every pending microtask), then makes them with `many` (one statement) and gives each call its own result; on any other
  * transaction, or for a lone call, `one` is used. If `many` throws, every call of the gathering gets
  * that error: the batch then rolls back and its orders run alone (batcher.ts), each getting the
  * exact answer `one` gives it. `canShare` keeps a call out of a gathering it cannot join.
@@ -56,7 +56,8 @@ export function createGathering<I, R>(o: {
           const fresh: Waiting[] = [];
           waiting = fresh;
           gathering.set(trx, fresh);
-          queueMicrotask(() => {
+          // after every pending microtask: batch-mates a few awaits behind still join
+          setImmediate(() => {
             gathering.delete(trx);
             void flush(trx, fresh);
           });

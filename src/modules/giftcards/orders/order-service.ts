@@ -8,10 +8,11 @@ import type { Principal } from '../../auth/index.ts';
 import { createGathering, type Ledger } from '../../ledger/index.ts';
 import type { Fx } from '../../reference/index.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
+import type { CatalogEntry } from '../catalog/product-view.ts';
 import type { GiftcardProvider } from '../fulfilment/provider.ts';
 import type { CardCodec } from './card-codes.ts';
 import { priceOrder } from './order-pricing.ts';
-import { checkOrder } from './order-request.ts';
+import { type CheckedOrder, checkOrder } from './order-request.ts';
 import type { OrderBody } from './order-schemas.ts';
 import { applyStep, FINAL_STATES, firstStep } from './order-states.ts';
 import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
@@ -60,25 +61,14 @@ export function createOrderService(deps: OrderServiceDeps) {
     many: (trx, items) => repository.insertManyWithCards(trx, items),
   });
 
-  async function place(principal: Principal, body: OrderBody) {
-    const { accountId, environment } = principal;
-    const product = await catalog.find(environment, body.productId);
-    const order = checkOrder(body, product, deps.settings.maxQuantity);
-    const account = await accounts.require(accountId);
-    if (account.status !== 'ACTIVE') throw new AppError('INACTIVE_ACCOUNT');
-    // the environment's provider refuses here what it cannot fulfil (live has none yet: 422)
-    deps.providers[environment].accept({ productId: product.productId, preOrder: order.preOrder });
-    // The id (a sequence needs no lock) and a fast customIdentifier check, in one round trip; the
-    // unique index is what guarantees it, inside the transaction below.
-    const { id: transactionId, customIdentifierUsed } = await repository.reserve({
-      accountId,
-      environment,
-      productId: product.productId,
-      customIdentifier: order.customIdentifier,
-    });
-    if (customIdentifierUsed) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+  /** The price of an order (order-pricing.ts); UNPROCCESSABLE_ENTITY when too small to charge. */
+  const reserves = createGathering({
+    gathers: ledger.inBatch,
+    one: repository.reserve,
+    many: repository.reserveMany,
+  });
 
-    const currency = account.currencyCode;
+  async function priceOf(product: CatalogEntry, order: CheckedOrder, quantity: number, currency: string) {
     const prices = await catalog.pricesOf(product, currency);
     const senderUnitPrice =
       product.denominationType === 'FIXED'
@@ -90,8 +80,8 @@ export function createOrderService(deps: OrderServiceDeps) {
     if (!senderUnitPrice || senderUnitPrice.lte(0)) {
       throw new AppError('UNPROCCESSABLE_ENTITY', `This price is too small to be charged in ${currency}`);
     }
-    const price = priceOrder({
-      quantity: body.quantity,
+    return priceOrder({
+      quantity: quantity,
       senderUnitPrice,
       senderFee: prices.senderFee,
       senderFeePercentage: product.senderFeePercentage,
@@ -99,32 +89,58 @@ export function createOrderService(deps: OrderServiceDeps) {
       smsFeePerCard: smsFeePerCard?.gt(0) ? smsFeePerCard : null,
       currencyCode: currency,
     });
+  }
 
-    const now = clock.now();
-    // The provider's first step is decided now, so the order's row is written in the state it reached
-    // (most sandbox orders: SUCCESSFUL with their cards). A step that fails leaves the order PENDING,
-    // paid, with next_check_at: the worker (src/worker/) takes it from there.
+  async function place(principal: Principal, body: OrderBody) {
+    const { accountId, environment } = principal;
+    const product = await catalog.find(environment, body.productId);
+    const order = checkOrder(body, product, deps.settings.maxQuantity);
+    const account = await accounts.require(accountId);
+    if (account.status !== 'ACTIVE') throw new AppError('INACTIVE_ACCOUNT');
+    // the environment's provider refuses here what it cannot fulfil (live has none yet: 422)
+    deps.providers[environment].accept({ productId: product.productId, preOrder: order.preOrder });
+    // A refused price is answered after the customIdentifier check, inside the transaction (a used
+    // reference is what a retried request must be told first).
+    const priced = await priceOf(product, order, body.quantity, account.currencyCode).catch((error) => {
+      if (error instanceof AppError) return error;
+      throw error;
+    });
     const provider = deps.providers[environment];
-    const first = await (async () =>
-      firstStep(
-        { codec },
-        transactionId,
-        provider.step(
-          {
-            transactionId,
-            productId: product.productId,
-            quantity: body.quantity,
-            createdAt: now,
-            status: 'PENDING',
-          },
-          now,
-        ),
-      ))().catch(() => null);
     let row: TransactionRow;
     try {
       // One transaction, shared with the other orders of this account waiting meanwhile
-      // (ledger/batcher.ts): the debit, the row with its cards, a refund when the step refunded.
+      // (ledger/batcher.ts), each of its statements one for the whole batch (ledger/gathering.ts):
+      // the id (a sequence needs no lock) with the customIdentifier check (the unique index is what
+      // guarantees it), the debit, the row with its cards, a refund when the step refunded.
       row = await ledger.orderTransaction({ accountId, environment }, async (trx) => {
+        const { id: transactionId, customIdentifierUsed } = await reserves.run(trx, {
+          accountId,
+          environment,
+          productId: product.productId,
+          customIdentifier: order.customIdentifier,
+        });
+        if (customIdentifierUsed) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+        if (priced instanceof AppError) throw priced;
+        const price = priced;
+        const now = clock.now();
+        // The provider's first step is decided before the writes, so the row is written in the state
+        // it reached (most sandbox orders: SUCCESSFUL with their cards). A step that fails leaves the
+        // order PENDING, paid, with next_check_at: the worker (src/worker/) takes it from there.
+        const first = await (async () =>
+          firstStep(
+            { codec },
+            transactionId,
+            provider.step(
+              {
+                transactionId,
+                productId: product.productId,
+                quantity: body.quantity,
+                createdAt: now,
+                status: 'PENDING',
+              },
+              now,
+            ),
+          ))().catch(() => null);
         const debit = await ledger.debitOrder(trx, {
           accountId,
           environment,
@@ -152,7 +168,7 @@ export function createOrderService(deps: OrderServiceDeps) {
             unit_price: order.unitPrice,
             total_price: dec(order.unitPrice).times(body.quantity).toFixed(),
             recipient_currency_code: product.recipientCurrencyCode,
-            currency_code: currency,
+            currency_code: account.currencyCode,
             sender_unit_price: price.senderUnitPrice.toFixed(),
             amount: price.amount.toFixed(),
             fee: price.fee.toFixed(),

@@ -32,8 +32,38 @@ export interface ReportQuery {
   offset: number;
 }
 
+/** A new order's id and customIdentifier check (`reserve`). */
+export interface Reservation {
+  accountId: number;
+  environment: Environment;
+  productId: number;
+  customIdentifier: string | null;
+}
+
 /** A LIKE pattern matching `text` literally. */
 const likeText = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+async function reserveOrders(
+  trx: Kysely<Database>,
+  orders: Reservation[],
+): Promise<Array<{ id: number; customIdentifierUsed: boolean }>> {
+  const input = sql.join(
+    orders.map(
+      (o, i) =>
+        sql`(${i}::int, ${o.accountId}::bigint, ${o.environment}::text, ${o.productId}::int, ${o.customIdentifier}::text)`,
+    ),
+  );
+  const { rows } = await sql<{ id: string | number; used: boolean }>`
+    SELECT nextval('giftcard_transaction_ids') AS id,
+           i.custom_identifier IS NOT NULL AND EXISTS (
+             SELECT 1 FROM giftcard_transactions t
+             WHERE t.account_id = i.account_id AND t.environment = i.environment
+               AND t.product_id = i.product_id AND t.custom_identifier = i.custom_identifier
+           ) AS used
+    FROM (VALUES ${input}) AS i (ord, account_id, environment, product_id, custom_identifier)
+    ORDER BY i.ord`.execute(trx);
+  return rows.map((r) => ({ id: Number(r.id), customIdentifierUsed: r.used }));
+}
 
 export function ordersRepository(db: Kysely<Database>) {
   return {
@@ -41,21 +71,15 @@ export function ordersRepository(db: Kysely<Database>) {
      * The id of a new order and whether its customIdentifier is already used (by this account and
      * environment for this product), in one round trip. The id is taken either way (a sequence has gaps).
      */
-    async reserve(o: {
-      accountId: number;
-      environment: Environment;
-      productId: number;
-      customIdentifier: string | null;
-    }): Promise<{ id: number; customIdentifierUsed: boolean }> {
-      const { rows } = await sql<{ id: string | number; used: boolean }>`
-        SELECT nextval('giftcard_transaction_ids') AS id,
-               ${o.customIdentifier}::text IS NOT NULL AND EXISTS (
-                 SELECT 1 FROM giftcard_transactions
-                 WHERE account_id = ${o.accountId} AND environment = ${o.environment}
-                   AND product_id = ${o.productId} AND custom_identifier = ${o.customIdentifier}::text
-               ) AS used`.execute(db);
-      return { id: Number(rows[0].id), customIdentifierUsed: rows[0].used };
+    async reserve(
+      trx: Kysely<Database>,
+      o: Reservation,
+    ): Promise<{ id: number; customIdentifierUsed: boolean }> {
+      return (await reserveOrders(trx, [o]))[0];
     },
+
+    /** `reserve` for several orders in one statement (a batch's), in the order given. */
+    reserveMany: reserveOrders,
 
     /**
      * Writes a new transaction and its sealed cards (position 1..n) in one statement, and answers the
