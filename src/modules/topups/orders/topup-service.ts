@@ -55,6 +55,7 @@ export function createTopupService(deps: TopupServiceDeps) {
     gathers: ledger.inBatch,
     one: (trx, c: Parameters<typeof repo.conflictsMany>[1][number]) => repo.conflicts(trx, c),
     many: repo.conflictsMany,
+    canShare: (a, b) => Boolean(a.nextId) === Boolean(b.nextId),
   });
   const inserts = createGathering({ gathers: ledger.inBatch, one: repo.insert, many: repo.insertMany });
 
@@ -105,16 +106,18 @@ export function createTopupService(deps: TopupServiceDeps) {
       if (c.customIdentifierUsed) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
       if (c.recentlyRecharged) throw new AppError('PHONE_RECENTLY_RECHARGED');
     };
-    // A fast answer before the balance checks, with the id (a sequence needs no lock) in the same round
-    // trip; the checks that guarantee it are the ones after the lock and the unique index, below.
-    const fast = await repo.conflicts(db, { ...checks, since: since(), nextId: true });
-    refuse(fast);
-    const id = fast.id as number;
     const provider = deps.providers[principal.environment];
-    provider.accept({ operatorId: operator.operatorId, subscriber: recipient.subscriber });
 
-    // The transaction, shared with the other top-ups of this account waiting meanwhile (ledger/batcher.ts).
+    // The transaction, shared with the other top-ups of this account waiting meanwhile (ledger/batcher.ts),
+    // each of its statements one for the whole batch (ledger/gathering.ts).
     const row = await ledger.orderTransaction({ ...scope, tag: recipientKey }, async (trx) => {
+      // A fast answer before the balance checks, with the id (a sequence needs no lock) in the same
+      // statement; the checks that guarantee it are the ones after the lock and the unique index, below.
+      const fast = await conflicts.run(trx, { ...checks, since: since(), nextId: true });
+      refuse(fast);
+      const id = fast.id as number;
+      // the provider refuses here what it cannot take (live: 422; the sandbox's 99993: 503), before any write
+      provider.accept({ operatorId: operator.operatorId, subscriber: recipient.subscriber });
       const now = clock.now();
       const debit = await ledger.debitOrder(trx, {
         ...scope,

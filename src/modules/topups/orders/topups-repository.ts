@@ -117,7 +117,10 @@ export function topupsRepository(db: Kysely<Database>) {
       };
     },
 
-    /** `conflicts` (without `nextId`) of several top-ups in one statement (a batch's), in the order given. */
+    /**
+     * `conflicts` of several top-ups in one statement (a batch's), in the order given; `nextId` is the
+     * first's (a gathering keeps calls with and without apart).
+     */
     async conflictsMany(
       trx: Kysely<Database>,
       items: Array<{
@@ -126,16 +129,18 @@ export function topupsRepository(db: Kysely<Database>) {
         customIdentifier: string | null;
         recipient: string | null;
         since: Date;
+        nextId?: boolean;
       }>,
-    ): Promise<Array<{ id: null; customIdentifierUsed: boolean; recentlyRecharged: boolean }>> {
+    ): Promise<Array<{ id: number | null; customIdentifierUsed: boolean; recentlyRecharged: boolean }>> {
       const input = sql.join(
         items.map(
           (o, i) =>
             sql`(${i}::int, ${o.accountId}::bigint, ${o.environment}::text, ${o.customIdentifier}::text, ${o.recipient}::text, ${o.since}::timestamptz)`,
         ),
       );
-      const { rows } = await sql<{ used: boolean; recent: boolean }>`
-        SELECT i.custom_identifier IS NOT NULL AND EXISTS (
+      const { rows } = await sql<{ id: string | null; used: boolean; recent: boolean }>`
+        SELECT ${items[0].nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
+               i.custom_identifier IS NOT NULL AND EXISTS (
                  SELECT 1 FROM topup_transactions t
                  WHERE t.account_id = i.account_id AND t.environment = i.environment
                    AND t.custom_identifier = i.custom_identifier
@@ -148,7 +153,11 @@ export function topupsRepository(db: Kysely<Database>) {
                ) AS recent
         FROM (VALUES ${input}) AS i (ord, account_id, environment, custom_identifier, recipient, since)
         ORDER BY i.ord`.execute(trx);
-      return rows.map((r) => ({ id: null, customIdentifierUsed: r.used, recentlyRecharged: r.recent }));
+      return rows.map((r) => ({
+        id: r.id === null ? null : Number(r.id),
+        customIdentifierUsed: r.used,
+        recentlyRecharged: r.recent,
+      }));
     },
 
     async report(
