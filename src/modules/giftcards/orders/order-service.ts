@@ -20,11 +20,11 @@ import { transactionView } from './transaction-view.ts';
 
 /**
  * Placing gift card orders and moving them on. An order is validated, priced (order-pricing.ts),
- * then written together with its ledger debit in one database transaction; after the commit the
- * environment's provider takes one fulfilment step at once (most sandbox orders finish there). An
- * order that is not final keeps a `next_check_at`, and the worker (`src/worker/`) takes the next
- * steps, so a restart loses nothing. Live's provider refuses every order in this version (422,
- * before anything is debited: decisions §7).
+ * then written together with its ledger debit in one database transaction (shared with the account's
+ * other orders waiting meanwhile), in the state the environment's provider's first step reached (most
+ * sandbox orders finish there: SUCCESSFUL with their cards). An order that is not final keeps a
+ * `next_check_at`, and the worker (`src/worker/`) takes the next steps, so a restart loses nothing.
+ * Live's provider refuses every order in this version (422, before anything is debited: decisions §7).
  */
 export interface OrderServiceDeps {
   db: Kysely<Database>;
@@ -61,13 +61,14 @@ export function createOrderService(deps: OrderServiceDeps) {
     many: (trx, items) => repository.insertManyWithCards(trx, items),
   });
 
-  /** The price of an order (order-pricing.ts); UNPROCCESSABLE_ENTITY when too small to charge. */
+  // a batch's ids and customIdentifier checks are one statement too
   const reserves = createGathering({
     gathers: ledger.inBatch,
     one: repository.reserve,
     many: repository.reserveMany,
   });
 
+  /** The price of an order (order-pricing.ts); UNPROCCESSABLE_ENTITY when too small to charge. */
   async function priceOf(product: CatalogEntry, order: CheckedOrder, quantity: number, currency: string) {
     const prices = await catalog.pricesOf(product, currency);
     const senderUnitPrice =
@@ -81,7 +82,7 @@ export function createOrderService(deps: OrderServiceDeps) {
       throw new AppError('UNPROCCESSABLE_ENTITY', `This price is too small to be charged in ${currency}`);
     }
     return priceOrder({
-      quantity: quantity,
+      quantity,
       senderUnitPrice,
       senderFee: prices.senderFee,
       senderFeePercentage: product.senderFeePercentage,
