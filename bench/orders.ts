@@ -185,14 +185,18 @@ export async function run(o: BenchOptions): Promise<Figure[]> {
       for (const kind of ['giftcards', 'topups'] as const) {
         await orderLoad(server, kind, { seconds: 1, clients }); // warm-up
         const r = await orderLoad(server, kind, { seconds, clients });
-        const base = await pgbench({ clients, seconds });
+        // A busy server (too many clients) leaves the figure without its baseline, not the run broken.
+        const base = await pgbench({ clients, seconds }).catch((error: Error) => {
+          console.error(`pgbench baseline unavailable: ${error.message.split('\n').slice(-2).join(' ')}`);
+          return null;
+        });
         figures.push(
           orderFigure(
             `${kind === 'giftcards' ? 'gift card orders' : 'top-ups'}, one account, 64 clients (PostgreSQL)`,
             r,
-            base.tps,
+            base?.tps ?? null,
             '≥ 1.0× pgbench, p99 ≤ 100 ms, zero drift',
-            r.load.rps >= base.tps && r.load.p99 <= 100,
+            base !== null && r.load.rps >= base.tps && r.load.p99 <= 100,
           ),
         );
       }

@@ -40,7 +40,16 @@ interface Job {
   reject(error: unknown): void;
 }
 
-export function createOrderBatcher(db: Kysely<Database>, options: { maxBatch?: number } = {}) {
+export interface BatcherOptions {
+  maxBatch?: number;
+  /**
+   * Told the transaction of a batch of two or more orders before their work starts on it, so a
+   * statement the orders all make can be made once for all of them (ledger.ts: the batch's debits).
+   */
+  onBatch?: (trx: Kysely<Database>) => void;
+}
+
+export function createOrderBatcher(db: Kysely<Database>, options: BatcherOptions = {}) {
   const maxBatch = options.maxBatch ?? 64;
   const queues = new Map<string, Job[]>();
   const stats = { batches: 0, orders: 0, fallbacks: 0 };
@@ -57,6 +66,7 @@ export function createOrderBatcher(db: Kysely<Database>, options: { maxBatch?: n
     let results: unknown[] = [];
     try {
       await db.transaction().execute(async (trx) => {
+        options.onBatch?.(trx);
         // All at once: the transaction's one connection runs their statements one after the other
         // (Kysely queues them), each as soon as the previous answered, with no wait for the event loop
         // to come back to each order's code in between.

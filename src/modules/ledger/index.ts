@@ -1,4 +1,6 @@
 /** The ledger module: balances and their append-only entries. See ledger.ts for the invariants. */
+
+export { createGathering } from './gathering.ts';
 export {
   type BalanceView,
   createLedger,

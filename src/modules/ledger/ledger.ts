@@ -3,7 +3,9 @@ import type { Database, Environment, LedgerKind } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
+import { canShareDebit, postDebits } from './batch-debits.ts';
 import { createOrderBatcher } from './batcher.ts';
+import { createGathering } from './gathering.ts';
 
 /**
  * The ledger: the only code that changes a balance, and it writes an entry with every change.
@@ -66,7 +68,17 @@ export interface LedgerEntry {
 }
 
 export function createLedger(db: Kysely<Database>, clock: Clock) {
-  const batcher = createOrderBatcher(db);
+  // the transactions of batches of two or more orders: their statements may be gathered (gathering.ts)
+  const batches = new WeakSet<Kysely<Database>>();
+  const inBatch = (trx: Kysely<Database>) => batches.has(trx);
+  const batcher = createOrderBatcher(db, { onBatch: (trx) => batches.add(trx) });
+  // the debits of a batch's orders are posted in one statement (batch-debits.ts)
+  const debits = createGathering<OrderDebit, PostingResult>({
+    gathers: inBatch,
+    one: (trx, o) => debitOne(trx, o),
+    many: (trx, orders) => postDebits(trx, orders, clock.now()),
+    canShare: canShareDebit,
+  });
 
   /** Opens the balance of an account in an environment at zero (idempotent). */
   async function open(
@@ -147,9 +159,15 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
    * within the account's daily limits, the balance only if it stays >= 0, and the entry is written
    * from the balance that update left. Both rows are locked by their updates until the caller's
    * transaction ends, so concurrent orders of one account serialise on them. Any refusal throws, and
-   * the caller's rollback undoes whatever part of the statement did happen.
+   * the caller's rollback undoes whatever part of the statement did happen. On a batch's transaction
+   * (batcher.ts) the debits of its orders are gathered into one statement (batch-debits.ts).
    */
-  async function debitOrder(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
+  function debitOrder(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
+    return debits.run(trx, o);
+  }
+
+  /** `debitOrder` of one order on its own, in one statement. */
+  async function debitOne(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
     const at = clock.now();
     const day = at.toISOString().slice(0, 10);
     const amount = o.amount.toFixed();
@@ -230,17 +248,7 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
   }
 
   /** Gives an order's debit back (once: a unique index refuses a second refund of one order). */
-  async function refundOrder(
-    trx: Kysely<Database>,
-    o: {
-      accountId: number;
-      environment: Environment;
-      amount: Dec;
-      product: 'giftcards' | 'topups';
-      transactionId: number;
-      reason?: string;
-    },
-  ): Promise<PostingResult> {
+  async function refundOrder(trx: Kysely<Database>, o: Omit<OrderDebit, 'limits'>): Promise<PostingResult> {
     return post(trx, { ...o, kind: 'REFUND', reason: o.reason ?? 'order refunded' });
   }
 
@@ -321,6 +329,8 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
     entries,
     discrepancies,
     batchStats: batcher.stats,
+    /** True on the transaction of a batch of orders (for `createGathering`). */
+    inBatch,
   };
 }
 

@@ -5,25 +5,29 @@ import type { Clock } from '../../../lib/clock.ts';
 import { dec, roundToMinor } from '../../../lib/money.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import type { Principal } from '../../auth/index.ts';
-import type { Ledger } from '../../ledger/index.ts';
+import { createGathering, type Ledger } from '../../ledger/index.ts';
 import type { Fx } from '../../reference/index.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
+import type { CatalogEntry } from '../catalog/product-view.ts';
 import type { GiftcardProvider } from '../fulfilment/provider.ts';
 import type { CardCodec } from './card-codes.ts';
 import { priceOrder } from './order-pricing.ts';
-import { checkOrder } from './order-request.ts';
+import { type CheckedOrder, checkOrder } from './order-request.ts';
 import type { OrderBody } from './order-schemas.ts';
-import { applyStep, FINAL_STATES } from './order-states.ts';
+import { applyStep, FINAL_STATES, firstStep } from './order-states.ts';
 import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
 import { transactionView } from './transaction-view.ts';
 
 /**
  * Placing gift card orders and moving them on. An order is validated, priced (order-pricing.ts),
- * then written together with its ledger debit in one database transaction; after the commit the
- * environment's provider takes one fulfilment step at once (most sandbox orders finish there). An
- * order that is not final keeps a `next_check_at`, and the worker (`src/worker/`) takes the next
- * steps, so a restart loses nothing. Live's provider is chosen per product (the code stock, or a
- * refusal: 422 before anything is debited; decisions §7).
+ * then written together with its ledger debit in one database transaction (shared with the account's
+ * other orders waiting meanwhile). A provider that fulfils from memory (the sandbox) takes its first
+ * step before the writes, and the row is written in the state it reached (most sandbox orders finish
+ * there: SUCCESSFUL with their cards); a provider that needs the database (the live code stock)
+ * reserves in the same transaction and takes its first step right after the commit. An order that is
+ * not final keeps a `next_check_at`, and the worker (`src/worker/`) takes the next steps, so a restart
+ * loses nothing. Live's provider is chosen per product (the code stock, or a refusal: 422 before
+ * anything is debited; decisions §7).
  */
 export interface OrderServiceDeps {
   db: Kysely<Database>;
@@ -50,6 +54,46 @@ function isCustomIdentifierClash(error: unknown): boolean {
 
 export function createOrderService(deps: OrderServiceDeps) {
   const { db, clock, ledger, accounts, fx, catalog, repository, codec } = deps;
+  // the rows of a batch's orders are written in one statement (ledger/gathering.ts)
+  const inserts = createGathering<
+    Parameters<typeof repository.insertManyWithCards>[1][number],
+    TransactionRow
+  >({
+    gathers: ledger.inBatch,
+    one: (trx, i) => repository.insertWithCards(trx, i.row, i.cards),
+    many: (trx, items) => repository.insertManyWithCards(trx, items),
+  });
+
+  // a batch's ids and customIdentifier checks are one statement too
+  const reserves = createGathering({
+    gathers: ledger.inBatch,
+    one: repository.reserve,
+    many: repository.reserveMany,
+  });
+
+  /** The price of an order (order-pricing.ts); UNPROCCESSABLE_ENTITY when too small to charge. */
+  async function priceOf(product: CatalogEntry, order: CheckedOrder, quantity: number, currency: string) {
+    const prices = await catalog.pricesOf(product, currency);
+    const senderUnitPrice =
+      product.denominationType === 'FIXED'
+        ? [...prices.fixed.entries()].find(([r]) => dec(r).equals(order.unitPrice))?.[1]
+        : roundToMinor(await fx.cost(order.unitPrice, product.recipientCurrencyCode, currency), currency);
+    const smsFeePerCard = order.phone
+      ? roundToMinor(await fx.cost(deps.settings.smsFeeUsd, 'USD', currency), currency)
+      : null;
+    if (!senderUnitPrice || senderUnitPrice.lte(0)) {
+      throw new AppError('UNPROCCESSABLE_ENTITY', `This price is too small to be charged in ${currency}`);
+    }
+    return priceOrder({
+      quantity,
+      senderUnitPrice,
+      senderFee: prices.senderFee,
+      senderFeePercentage: product.senderFeePercentage,
+      discountPercentage: product.discountPercentage,
+      smsFeePerCard: smsFeePerCard?.gt(0) ? smsFeePerCard : null,
+      currencyCode: currency,
+    });
+  }
 
   async function place(principal: Principal, body: OrderBody) {
     const { accountId, environment } = principal;
@@ -65,47 +109,53 @@ export function createOrderService(deps: OrderServiceDeps) {
       quantity: body.quantity,
       unitPrice: order.unitPrice,
     });
-    if (
-      order.customIdentifier !== null &&
-      (await repository.customIdentifierUsed(
-        accountId,
-        environment,
-        product.productId,
-        order.customIdentifier,
-      ))
-    ) {
-      throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
-    }
-
-    const currency = account.currencyCode;
-    const prices = await catalog.pricesOf(product, currency);
-    const senderUnitPrice =
-      product.denominationType === 'FIXED'
-        ? [...prices.fixed.entries()].find(([r]) => dec(r).equals(order.unitPrice))?.[1]
-        : roundToMinor(await fx.cost(order.unitPrice, product.recipientCurrencyCode, currency), currency);
-    const smsFeePerCard = order.phone
-      ? roundToMinor(await fx.cost(deps.settings.smsFeeUsd, 'USD', currency), currency)
-      : null;
-    if (!senderUnitPrice || senderUnitPrice.lte(0)) {
-      throw new AppError('UNPROCCESSABLE_ENTITY', `This price is too small to be charged in ${currency}`);
-    }
-    const price = priceOrder({
-      quantity: body.quantity,
-      senderUnitPrice,
-      senderFee: prices.senderFee,
-      senderFeePercentage: product.senderFeePercentage,
-      discountPercentage: product.discountPercentage,
-      smsFeePerCard: smsFeePerCard?.gt(0) ? smsFeePerCard : null,
-      currencyCode: currency,
+    // A refused price is answered after the customIdentifier check, inside the transaction (a used
+    // reference is what a retried request must be told first).
+    const priced = await priceOf(product, order, body.quantity, account.currencyCode).catch((error) => {
+      if (error instanceof AppError) return error;
+      throw error;
     });
-
-    const now = clock.now();
-    let id: number;
+    let row: TransactionRow;
     try {
-      // The id first (a sequence needs no lock), then the transaction, shared with the other orders of
-      // this account waiting meanwhile (ledger/batcher.ts).
-      const transactionId = await repository.nextId(db);
-      id = await ledger.orderTransaction({ accountId, environment }, async (trx) => {
+      // One transaction, shared with the other orders of this account waiting meanwhile
+      // (ledger/batcher.ts), each of its statements one for the whole batch (ledger/gathering.ts):
+      // the id (a sequence needs no lock) with the customIdentifier check (the unique index is what
+      // guarantees it), the debit, the row with its cards, a refund when the step refunded.
+      row = await ledger.orderTransaction({ accountId, environment }, async (trx) => {
+        const { id: transactionId, customIdentifierUsed } = await reserves.run(trx, {
+          accountId,
+          environment,
+          productId: product.productId,
+          customIdentifier: order.customIdentifier,
+        });
+        if (customIdentifierUsed) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+        if (priced instanceof AppError) throw priced;
+        const price = priced;
+        const now = clock.now();
+        // A provider that fulfils from memory (the sandbox) decides its first step before the writes, so
+        // the row is written in the state it reached (most sandbox orders: SUCCESSFUL with their cards).
+        // One that reserves in the database (the code stock) takes its first step after the commit. A
+        // step that fails leaves the order PENDING, paid, with next_check_at: the worker takes it on.
+        const first = provider.reserve
+          ? null
+          : await (async () =>
+              firstStep(
+                { codec },
+                transactionId,
+                await provider.step(
+                  {
+                    transactionId,
+                    productId: product.productId,
+                    quantity: body.quantity,
+                    unitPrice: order.unitPrice,
+                    preOrder: order.preOrder,
+                    createdAt: now,
+                    status: 'PENDING',
+                  },
+                  now,
+                  trx,
+                ),
+              ))().catch(() => null);
         const debit = await ledger.debitOrder(trx, {
           accountId,
           environment,
@@ -118,40 +168,44 @@ export function createOrderService(deps: OrderServiceDeps) {
             amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
           },
         });
-        await repository.insert(trx, {
-          id: transactionId,
-          account_id: accountId,
-          environment,
-          status: 'PENDING',
-          product_id: product.productId,
-          product_name: product.productName,
-          country_code: product.countryCode,
-          brand_id: product.brandId,
-          brand_name: product.brandName,
-          quantity: body.quantity,
-          unit_price: order.unitPrice,
-          total_price: dec(order.unitPrice).times(body.quantity).toFixed(),
-          recipient_currency_code: product.recipientCurrencyCode,
-          currency_code: currency,
-          sender_unit_price: price.senderUnitPrice.toFixed(),
-          amount: price.amount.toFixed(),
-          fee: price.fee.toFixed(),
-          discount: price.discount.toFixed(),
-          sms_fee: price.smsFee.toFixed(),
-          total_fee: price.totalFee.toFixed(),
-          old_balance: debit.oldBalance.toFixed(),
-          new_balance: debit.newBalance.toFixed(),
-          balance_updated_at: debit.at,
-          custom_identifier: order.customIdentifier,
-          pre_ordered: order.preOrder,
-          sender_name: order.senderName,
-          recipient_email: order.recipientEmail,
-          recipient_phone: order.phone?.e164 ?? null,
-          recipient_phone_country: order.phone?.countryCode ?? null,
-          user_id: order.userId,
-          created_at: now,
-          // If this process stops before the first step, the worker takes the order from here.
-          next_check_at: new Date(now.getTime() + deps.settings.rescueAfterMs),
+        const stored = await inserts.run(trx, {
+          row: {
+            id: transactionId,
+            account_id: accountId,
+            environment,
+            status: first?.status ?? 'PENDING',
+            product_id: product.productId,
+            product_name: product.productName,
+            country_code: product.countryCode,
+            brand_id: product.brandId,
+            brand_name: product.brandName,
+            quantity: body.quantity,
+            unit_price: order.unitPrice,
+            total_price: dec(order.unitPrice).times(body.quantity).toFixed(),
+            recipient_currency_code: product.recipientCurrencyCode,
+            currency_code: account.currencyCode,
+            sender_unit_price: price.senderUnitPrice.toFixed(),
+            amount: price.amount.toFixed(),
+            fee: price.fee.toFixed(),
+            discount: price.discount.toFixed(),
+            sms_fee: price.smsFee.toFixed(),
+            total_fee: price.totalFee.toFixed(),
+            old_balance: debit.oldBalance.toFixed(),
+            new_balance: debit.newBalance.toFixed(),
+            balance_updated_at: debit.at,
+            custom_identifier: order.customIdentifier,
+            pre_ordered: order.preOrder,
+            sender_name: order.senderName,
+            recipient_email: order.recipientEmail,
+            recipient_phone: order.phone?.e164 ?? null,
+            recipient_phone_country: order.phone?.countryCode ?? null,
+            user_id: order.userId,
+            created_at: now,
+            updated_at: now,
+            // Without a first step, the worker takes the order from here.
+            next_check_at: first ? first.nextCheckAt : new Date(now.getTime() + deps.settings.rescueAfterMs),
+          },
+          cards: first?.cards ?? [],
         });
         // What the provider takes now (stock codes) commits with the debit; its refusal rolls it back.
         await provider.reserve?.(trx, {
@@ -163,15 +217,28 @@ export function createOrderService(deps: OrderServiceDeps) {
           createdAt: now,
           status: 'PENDING',
         });
-        return transactionId;
+        if (first?.refund) {
+          await ledger.refundOrder(trx, {
+            accountId,
+            environment,
+            amount: price.amount,
+            product: 'giftcards',
+            transactionId,
+            reason: 'gift card order refunded',
+          });
+        }
+        return stored;
       });
     } catch (error) {
       if (isCustomIdentifierClash(error)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
       throw error;
     }
-    // The order is accepted and paid: whatever its first step does, the caller gets its transaction;
-    // a step that failed here is retried by the worker from next_check_at (reported if it fails again).
-    const row = await step(id, false).catch(() => readRow(id));
+    // A reserving provider's order is accepted and paid: whatever its first step does, the caller gets
+    // its transaction; a step that failed here is retried by the worker from next_check_at.
+    if (provider.reserve) {
+      const id = row.id;
+      row = await step(id, false).catch(() => readRow(id));
+    }
     return transactionView(row);
   }
 

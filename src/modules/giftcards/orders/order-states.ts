@@ -96,3 +96,43 @@ export async function applyStep(
   });
   return step.status;
 }
+
+/** What the first step made of a new order, decided before its row is written (see `firstStep`). */
+export interface FirstStep {
+  status: GiftcardStatus;
+  nextCheckAt: Date | null;
+  /** Sealed codes, in order (SUCCESSFUL only). */
+  cards: Array<{ card_number: string; pin_code: string }>;
+  /** REFUNDED at once: the refund entry is posted with the order. */
+  refund: boolean;
+}
+
+/**
+ * The provider's first step of an order that is being written now (PENDING, not yet visible to
+ * anyone else), so the order's own transaction writes its row in the state the step reached, with
+ * its cards or its refund: no second transaction, no lock, no re-read. The states passed through
+ * are the same as `applyStep`'s from PENDING; a step that cannot follow PENDING is an Error.
+ */
+export async function firstStep(
+  deps: Pick<StateDeps, 'codec'>,
+  transactionId: number,
+  step: FulfilmentStep,
+): Promise<FirstStep> {
+  if (!pathTo('PENDING', step.status))
+    throw new Error(`gift card transaction ${transactionId}: no transition PENDING -> ${step.status}`);
+  const cards =
+    step.status === 'SUCCESSFUL'
+      ? await Promise.all(
+          step.cards.map(async (c) => ({
+            card_number: await deps.codec.seal(c.cardNumber),
+            pin_code: await deps.codec.seal(c.pinCode),
+          })),
+        )
+      : [];
+  return {
+    status: step.status,
+    nextCheckAt: 'nextCheckAt' in step ? step.nextCheckAt : null,
+    cards,
+    refund: step.status === 'REFUNDED',
+  };
+}

@@ -32,23 +32,105 @@ export interface ReportQuery {
   offset: number;
 }
 
+/** A new order's id and customIdentifier check (`reserve`). */
+export interface Reservation {
+  accountId: number;
+  environment: Environment;
+  productId: number;
+  customIdentifier: string | null;
+}
+
 /** A LIKE pattern matching `text` literally. */
 const likeText = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+async function reserveOrders(
+  trx: Kysely<Database>,
+  orders: Reservation[],
+): Promise<Array<{ id: number; customIdentifierUsed: boolean }>> {
+  const input = sql.join(
+    orders.map(
+      (o, i) =>
+        sql`(${i}::int, ${o.accountId}::bigint, ${o.environment}::text, ${o.productId}::int, ${o.customIdentifier}::text)`,
+    ),
+  );
+  const { rows } = await sql<{ id: string | number; used: boolean }>`
+    SELECT nextval('giftcard_transaction_ids') AS id,
+           i.custom_identifier IS NOT NULL AND EXISTS (
+             SELECT 1 FROM giftcard_transactions t
+             WHERE t.account_id = i.account_id AND t.environment = i.environment
+               AND t.product_id = i.product_id AND t.custom_identifier = i.custom_identifier
+           ) AS used
+    FROM (VALUES ${input}) AS i (ord, account_id, environment, product_id, custom_identifier)
+    ORDER BY i.ord`.execute(trx);
+  return rows.map((r) => ({ id: Number(r.id), customIdentifierUsed: r.used }));
+}
+
 export function ordersRepository(db: Kysely<Database>) {
   return {
-    async nextId(trx: Kysely<Database>): Promise<number> {
-      const row = await sql<{
-        id: string | number;
-      }>`SELECT nextval('giftcard_transaction_ids') AS id`.execute(trx);
-      return Number(row.rows[0].id);
+    /**
+     * The id of a new order and whether its customIdentifier is already used (by this account and
+     * environment for this product), in one round trip. The id is taken either way (a sequence has gaps).
+     */
+    async reserve(
+      trx: Kysely<Database>,
+      o: Reservation,
+    ): Promise<{ id: number; customIdentifierUsed: boolean }> {
+      return (await reserveOrders(trx, [o]))[0];
     },
 
-    async insert(trx: Kysely<Database>, row: NewTransaction): Promise<void> {
-      await trx
-        .insertInto('giftcard_transactions')
-        .values({ ...row, updated_at: row.created_at })
-        .execute();
+    /** `reserve` for several orders in one statement (a batch's), in the order given. */
+    reserveMany: reserveOrders,
+
+    /**
+     * Writes a new transaction and its sealed cards (position 1..n) in one statement, and answers the
+     * row as stored.
+     */
+    async insertWithCards(
+      trx: Kysely<Database>,
+      row: NewTransaction & { updated_at: Date },
+      cards: Array<{ card_number: string; pin_code: string }>,
+    ): Promise<TransactionRow> {
+      if (cards.length === 0) {
+        return trx.insertInto('giftcard_transactions').values(row).returningAll().executeTakeFirstOrThrow();
+      }
+      return trx
+        .with('t', (q) => q.insertInto('giftcard_transactions').values(row).returningAll())
+        .with('c', (q) =>
+          q
+            .insertInto('giftcard_cards')
+            .values(cards.map((c, i) => ({ transaction_id: row.id, position: i + 1, ...c }))),
+        )
+        .selectFrom('t')
+        .selectAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /**
+     * `insertWithCards` of several transactions in one statement (a batch's orders); the rows as
+     * stored, in the order given.
+     */
+    async insertManyWithCards(
+      trx: Kysely<Database>,
+      items: Array<{
+        row: NewTransaction & { updated_at: Date };
+        cards: Array<{ card_number: string; pin_code: string }>;
+      }>,
+    ): Promise<TransactionRow[]> {
+      const rows = items.map((i) => i.row);
+      const cards = items.flatMap(({ row, cards }) =>
+        cards.map((c, i) => ({ transaction_id: row.id, position: i + 1, ...c })),
+      );
+      const stored =
+        cards.length === 0
+          ? await trx.insertInto('giftcard_transactions').values(rows).returningAll().execute()
+          : await trx
+              .with('t', (q) => q.insertInto('giftcard_transactions').values(rows).returningAll())
+              .with('c', (q) => q.insertInto('giftcard_cards').values(cards))
+              .selectFrom('t')
+              .selectAll()
+              .execute();
+      const byId = new Map(stored.map((r) => [Number(r.id), r]));
+      return rows.map((r) => byId.get(Number(r.id)) as TransactionRow);
     },
 
     /** Stores the sealed codes of a transaction (in the caller's transaction). */
@@ -69,23 +151,6 @@ export function ordersRepository(db: Kysely<Database>) {
         .where('id', '=', id)
         .where('status', '=', from)
         .execute();
-    },
-
-    async customIdentifierUsed(
-      accountId: number,
-      environment: Environment,
-      productId: number,
-      value: string,
-    ) {
-      const row = await db
-        .selectFrom('giftcard_transactions')
-        .select('id')
-        .where('account_id', '=', accountId)
-        .where('environment', '=', environment)
-        .where('product_id', '=', productId)
-        .where('custom_identifier', '=', value)
-        .executeTakeFirst();
-      return row !== undefined;
     },
 
     async find(accountId: number, environment: Environment, id: number): Promise<TransactionRow | undefined> {

@@ -7,7 +7,7 @@ import type { Clock } from '../../../lib/clock.ts';
 import { dec } from '../../../lib/money.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import type { Principal } from '../../auth/index.ts';
-import type { Ledger } from '../../ledger/index.ts';
+import { createGathering, type Ledger } from '../../ledger/index.ts';
 import type { Countries, Fx } from '../../reference/index.ts';
 import type { OperatorCatalog } from '../catalog/operator-catalog.ts';
 import type { OperatorViews } from '../catalog/operator-view.ts';
@@ -50,6 +50,14 @@ function subscriberOf(row: TopupRow): string {
 export function createTopupService(deps: TopupServiceDeps) {
   const { db, clock, accounts, ledger, operators, views, countries, repo, states, fx } = deps;
   const recentMs = () => deps.config.topupRecentRechargeSeconds * 1000;
+  // a batch's checks after the lock and its rows are each one statement (ledger/gathering.ts)
+  const conflicts = createGathering({
+    gathers: ledger.inBatch,
+    one: (trx, c: Parameters<typeof repo.conflictsMany>[1][number]) => repo.conflicts(trx, c),
+    many: repo.conflictsMany,
+    canShare: (a, b) => Boolean(a.nextId) === Boolean(b.nextId),
+  });
+  const inserts = createGathering({ gathers: ledger.inBatch, one: repo.insert, many: repo.insertMany });
 
   /** What a provider is told about a stored top-up. */
   function orderOf(row: TopupRow): TopupOrder {
@@ -86,28 +94,30 @@ export function createTopupService(deps: TopupServiceDeps) {
     });
     const recipientKey = recipient.phone ?? (recipient.email as string);
     const scope = { accountId: principal.accountId, environment: principal.environment };
-    const recentlyRecharged = (trx: typeof db, exceptId?: number) =>
-      repo.rechargedSince(trx, {
-        ...scope,
-        recipient: recipientKey,
-        since: new Date(clock.now().getTime() - recentMs()),
-        exceptId,
-      });
+    const since = () => new Date(clock.now().getTime() - recentMs());
+    const checks = {
+      ...scope,
+      customIdentifier: input.customIdentifier ?? null,
+      recipient: recipient.phone,
+    };
     // The reference is checked before the recipient: a retried request (same customIdentifier) must be
     // told its reference is used, which is how a client finds the transaction that did land.
-    const identifierUsed = (trx: typeof db) =>
-      input.customIdentifier !== undefined &&
-      repo.customIdentifierUsed({ ...scope, customIdentifier: input.customIdentifier }, trx);
-    // a fast answer before the balance checks; the unique index below is what guarantees it
-    if (await identifierUsed(db)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
-    if (recipient.phone && (await recentlyRecharged(db))) throw new AppError('PHONE_RECENTLY_RECHARGED');
+    const refuse = (c: { customIdentifierUsed: boolean; recentlyRecharged: boolean }) => {
+      if (c.customIdentifierUsed) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+      if (c.recentlyRecharged) throw new AppError('PHONE_RECENTLY_RECHARGED');
+    };
     const provider = deps.providers[principal.environment];
-    provider.accept({ operatorId: operator.operatorId, subscriber: recipient.subscriber });
 
-    // The id first (a sequence needs no lock), then the transaction, shared with the other top-ups of
-    // this account waiting meanwhile (ledger/batcher.ts).
-    const { id } = await repo.nextId(db);
+    // The transaction, shared with the other top-ups of this account waiting meanwhile (ledger/batcher.ts),
+    // each of its statements one for the whole batch (ledger/gathering.ts).
     const row = await ledger.orderTransaction({ ...scope, tag: recipientKey }, async (trx) => {
+      // A fast answer before the balance checks, with the id (a sequence needs no lock) in the same
+      // statement; the checks that guarantee it are the ones after the lock and the unique index, below.
+      const fast = await conflicts.run(trx, { ...checks, since: since(), nextId: true });
+      refuse(fast);
+      const id = fast.id as number;
+      // the provider refuses here what it cannot take (live: 422; the sandbox's 99993: 503), before any write
+      provider.accept({ operatorId: operator.operatorId, subscriber: recipient.subscriber });
       const now = clock.now();
       const debit = await ledger.debitOrder(trx, {
         ...scope,
@@ -120,8 +130,8 @@ export function createTopupService(deps: TopupServiceDeps) {
           amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
         },
       });
-      if (await identifierUsed(trx)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
-      if (recipient.phone && (await recentlyRecharged(trx))) throw new AppError('PHONE_RECENTLY_RECHARGED');
+      // again after the lock, so two concurrent sends to one number cannot both pass
+      refuse(await conflicts.run(trx, { ...checks, since: since() }));
       const first = provider.step(
         {
           transactionId: id,
@@ -135,7 +145,7 @@ export function createTopupService(deps: TopupServiceDeps) {
       );
       let inserted: TopupRow;
       try {
-        inserted = await repo.insert(trx, {
+        inserted = await inserts.run(trx, {
           id,
           account_id: principal.accountId,
           environment: principal.environment,
@@ -158,13 +168,15 @@ export function createTopupService(deps: TopupServiceDeps) {
           balance_updated_at: debit.at,
           created_at: now,
           updated_at: now,
-          next_check_at: first.status === 'PROCESSING' ? first.nextCheckAt : now,
+          next_check_at: now,
+          // written in the state its first step reached (a refusal: PROCESSING, then moved below)
+          ...states.initial(first, now),
         });
       } catch (error) {
         if (isCustomIdentifierConflict(error)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
         throw error;
       }
-      if (first.status === 'PROCESSING') return inserted;
+      if (first.status !== 'REFUNDED') return inserted;
       return (await states.apply(trx, inserted, first)) ?? inserted;
     });
     if (row.status === 'REFUNDED') {

@@ -12,8 +12,9 @@ import type { TopupRow, TopupsRepository } from './topups-repository.ts';
  *     (accepted, debited) -> PROCESSING -> SUCCESSFUL
  *                                      \-> REFUNDED   (a REFUND ledger entry gives the cost back)
  *
- * SUCCESSFUL and REFUNDED are final. Every top-up is written PROCESSING with its debit, then moved by
- * its provider's step, in the same transaction (immediate outcome) or later by the worker (deferred).
+ * SUCCESSFUL and REFUNDED are final. Every top-up is written with its debit in the state its
+ * provider's first step reached (`initial`: SUCCESSFUL or PROCESSING; a refusal is written PROCESSING
+ * and moved to REFUNDED in the same transaction), and a deferred one is moved later by the worker.
  * A change is a conditional UPDATE (`WHERE status = 'PROCESSING'`), so a worker and a retry can never
  * both move one top-up.
  */
@@ -66,7 +67,26 @@ export function createTopupStates(deps: { repo: TopupsRepository; ledger: Ledger
     return moved;
   }
 
-  return { apply };
+  /**
+   * The status fields of a new top-up whose first step is known before its row is written, so the
+   * INSERT itself records it: SUCCESSFUL (the operator's reference, the voucher) or PROCESSING (its
+   * next check). A REFUNDED first step gives null: the top-up is written PROCESSING and `apply` moves
+   * it, posting the refund in the same transaction.
+   */
+  function initial(step: TopupStep, now: Date) {
+    if (step.status === 'REFUNDED') return null;
+    if (step.status === 'PROCESSING')
+      return { status: 'PROCESSING' as const, next_check_at: step.nextCheckAt };
+    return {
+      status: 'SUCCESSFUL' as const,
+      operator_transaction_id: step.operatorTransactionId,
+      pin_detail: step.pinDetail === null ? null : JSON.stringify(step.pinDetail),
+      next_check_at: null,
+      updated_at: now,
+    };
+  }
+
+  return { apply, initial };
 }
 
 export type TopupStates = ReturnType<typeof createTopupStates>;

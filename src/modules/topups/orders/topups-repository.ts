@@ -34,16 +34,15 @@ export function isCustomIdentifierConflict(error: unknown): boolean {
 
 export function topupsRepository(db: Kysely<Database>) {
   return {
-    /** Takes the next transaction id first, so the ledger debit can name it before the row exists. */
-    async nextId(trx: Kysely<Database>): Promise<{ id: number }> {
-      const r = await sql<{
-        id: string;
-      }>`SELECT nextval(pg_get_serial_sequence('topup_transactions', 'id')) AS id`.execute(trx);
-      return { id: Number(r.rows[0].id) };
-    },
-
     async insert(trx: Kysely<Database>, row: NewTopup): Promise<TopupRow> {
       return trx.insertInto('topup_transactions').values(row).returningAll().executeTakeFirstOrThrow();
+    },
+
+    /** `insert` of several top-ups in one statement (a batch's); the rows as stored, in the order given. */
+    async insertMany(trx: Kysely<Database>, rows: NewTopup[]): Promise<TopupRow[]> {
+      const stored = await trx.insertInto('topup_transactions').values(rows).returningAll().execute();
+      const byId = new Map(stored.map((r) => [Number(r.id), r]));
+      return rows.map((r) => byId.get(Number(r.id)) as TopupRow);
     },
 
     /** Moves a top-up out of `from`; returns the row, or undefined when it was no longer in `from`. */
@@ -79,35 +78,86 @@ export function topupsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    async customIdentifierUsed(
-      o: { accountId: number; environment: Environment; customIdentifier: string },
-      trx: typeof db = db,
-    ): Promise<boolean> {
-      const row = await trx
-        .selectFrom('topup_transactions')
-        .select('id')
-        .where('account_id', '=', o.accountId)
-        .where('environment', '=', o.environment)
-        .where('custom_identifier', '=', o.customIdentifier)
-        .executeTakeFirst();
-      return row !== undefined;
+    /**
+     * Whether `customIdentifier` is used by this account and environment, and whether `recipient` (a
+     * phone number; null: never) got a top-up (not refunded) from it since `since`: both in one round
+     * trip. With `nextId`, also takes the next transaction id (a sequence has gaps). The recipient's
+     * query is the one migration 0007's `topup_recently_recharged` index serves (named `rechargedSince`
+     * there, its earlier home).
+     */
+    async conflicts(
+      trx: Kysely<Database>,
+      o: {
+        accountId: number;
+        environment: Environment;
+        customIdentifier: string | null;
+        recipient: string | null;
+        since: Date;
+        nextId?: boolean;
+      },
+    ): Promise<{ id: number | null; customIdentifierUsed: boolean; recentlyRecharged: boolean }> {
+      const { rows } = await sql<{ id: string | null; used: boolean; recent: boolean }>`
+        SELECT ${o.nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
+               ${o.customIdentifier}::text IS NOT NULL AND EXISTS (
+                 SELECT 1 FROM topup_transactions
+                 WHERE account_id = ${o.accountId} AND environment = ${o.environment}
+                   AND custom_identifier = ${o.customIdentifier}::text
+               ) AS used,
+               ${o.recipient}::text IS NOT NULL AND EXISTS (
+                 SELECT 1 FROM topup_transactions
+                 WHERE account_id = ${o.accountId} AND environment = ${o.environment}
+                   AND recipient_phone = ${o.recipient}::text AND created_at > ${o.since}
+                   AND status <> 'REFUNDED'
+               ) AS recent`.execute(trx);
+      const row = rows[0];
+      return {
+        id: row.id === null ? null : Number(row.id),
+        customIdentifierUsed: row.used,
+        recentlyRecharged: row.recent,
+      };
     },
 
-    /** True when `recipient` got a top-up (not refunded) from this account since `since`. */
-    async rechargedSince(
+    /**
+     * `conflicts` of several top-ups in one statement (a batch's), in the order given; `nextId` is the
+     * first's (a gathering keeps calls with and without apart).
+     */
+    async conflictsMany(
       trx: Kysely<Database>,
-      o: { accountId: number; environment: Environment; recipient: string; since: Date; exceptId?: number },
-    ): Promise<boolean> {
-      let q = trx
-        .selectFrom('topup_transactions')
-        .select('id')
-        .where('account_id', '=', o.accountId)
-        .where('environment', '=', o.environment)
-        .where('recipient_phone', '=', o.recipient)
-        .where('created_at', '>', o.since)
-        .where('status', '<>', 'REFUNDED');
-      if (o.exceptId !== undefined) q = q.where('id', '<>', o.exceptId);
-      return (await q.limit(1).executeTakeFirst()) !== undefined;
+      items: Array<{
+        accountId: number;
+        environment: Environment;
+        customIdentifier: string | null;
+        recipient: string | null;
+        since: Date;
+        nextId?: boolean;
+      }>,
+    ): Promise<Array<{ id: number | null; customIdentifierUsed: boolean; recentlyRecharged: boolean }>> {
+      const input = sql.join(
+        items.map(
+          (o, i) =>
+            sql`(${i}::int, ${o.accountId}::bigint, ${o.environment}::text, ${o.customIdentifier}::text, ${o.recipient}::text, ${o.since}::timestamptz)`,
+        ),
+      );
+      const { rows } = await sql<{ id: string | null; used: boolean; recent: boolean }>`
+        SELECT ${items[0].nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
+               i.custom_identifier IS NOT NULL AND EXISTS (
+                 SELECT 1 FROM topup_transactions t
+                 WHERE t.account_id = i.account_id AND t.environment = i.environment
+                   AND t.custom_identifier = i.custom_identifier
+               ) AS used,
+               i.recipient IS NOT NULL AND EXISTS (
+                 SELECT 1 FROM topup_transactions t
+                 WHERE t.account_id = i.account_id AND t.environment = i.environment
+                   AND t.recipient_phone = i.recipient AND t.created_at > i.since
+                   AND t.status <> 'REFUNDED'
+               ) AS recent
+        FROM (VALUES ${input}) AS i (ord, account_id, environment, custom_identifier, recipient, since)
+        ORDER BY i.ord`.execute(trx);
+      return rows.map((r) => ({
+        id: r.id === null ? null : Number(r.id),
+        customIdentifierUsed: r.used,
+        recentlyRecharged: r.recent,
+      }));
     },
 
     async report(

@@ -1,0 +1,105 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { dec, roundToMinor } from '../../lib/money.ts';
+import type { OrderDebit, PostingResult } from './ledger.ts';
+
+/**
+ * The debits of a batch of orders (batcher.ts) in ONE statement (gathered by gathering.ts): the
+ * day's usage row raised by their count and total within the daily limits, the balance lowered by their total if it stays >= 0, and one entry
+ * per order, in arrival order, each with the balance it left (the running total). It is all or
+ * nothing: if the total does not fit (a limit, the balance) every order of the gathering is refused
+ * with `BatchDebitRefused`, the batch rolls back and its orders run again alone (batcher.ts), where
+ * each gets its own exact answer from `debitOrder`. So the balance == sum(entries) invariant and
+ * every order's result are those of the orders posted one by one.
+ */
+export class BatchDebitRefused extends Error {
+  constructor() {
+    super('the batch of debits did not fit (a daily limit or the balance); its orders run alone');
+  }
+}
+
+/** Debits with one account and the same limits can be posted together. */
+export const canShareDebit = (a: OrderDebit, b: OrderDebit) =>
+  a.accountId === b.accountId && a.environment === b.environment && limitsKey(a) === limitsKey(b);
+
+const limitsKey = (o: OrderDebit) => `${o.limits?.count ?? ''}/${o.limits?.amount?.toFixed() ?? ''}`;
+
+/** The one statement (see above); results in the orders' order. */
+export async function postDebits(
+  trx: Kysely<Database>,
+  orders: OrderDebit[],
+  at: Date,
+): Promise<PostingResult[]> {
+  const { accountId, environment } = orders[0];
+  const day = at.toISOString().slice(0, 10);
+  const countLimit = orders[0].limits?.count ?? null;
+  const amountLimit = orders[0].limits?.amount?.toFixed() ?? null;
+  const input = sql.join(
+    orders.map(
+      (o, i) =>
+        sql`(${i}::int, ${o.amount.toFixed()}::numeric, ${o.transactionId}::bigint, ${o.reason ?? null}::text, ${o.product}::text)`,
+    ),
+  );
+  const { rows } = await sql<{
+    usageOk: boolean;
+    ord: number | null;
+    entryId: number | null;
+    balanceAfter: string | null;
+    currencyCode: string | null;
+  }>`
+    WITH input (ord, amount, transaction_id, reason, product) AS (VALUES ${input}),
+    total AS (SELECT count(*)::int AS n, sum(amount) AS amount FROM input),
+    usage AS (
+      INSERT INTO daily_order_usage AS u (account_id, environment, day, order_count, order_amount)
+      SELECT ${accountId}::bigint, ${environment}::text, ${day}::date, total.n, total.amount FROM total
+      WHERE (${countLimit}::int IS NULL OR total.n <= ${countLimit}::int)
+        AND (${amountLimit}::numeric IS NULL OR total.amount <= ${amountLimit}::numeric)
+      ON CONFLICT (account_id, environment, day) DO UPDATE
+        SET order_count = u.order_count + EXCLUDED.order_count,
+            order_amount = u.order_amount + EXCLUDED.order_amount
+        WHERE (${countLimit}::int IS NULL OR u.order_count + EXCLUDED.order_count <= ${countLimit}::int)
+          AND (${amountLimit}::numeric IS NULL OR u.order_amount + EXCLUDED.order_amount <= ${amountLimit}::numeric)
+      RETURNING 1
+    ), debited AS (
+      UPDATE balances SET balance = balance - (SELECT amount FROM total), updated_at = ${at}
+      WHERE account_id = ${accountId} AND environment = ${environment}
+        AND balance - (SELECT amount FROM total) >= 0
+        AND EXISTS (SELECT 1 FROM usage)
+      RETURNING balance, currency_code
+    ), entry AS (
+      INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code,
+                                  reason, product, transaction_id, created_at)
+      SELECT ${accountId}, ${environment}, 'ORDER_DEBIT', -i.amount,
+             debited.balance + (SELECT amount FROM total) - sum(i.amount) OVER (ORDER BY i.ord),
+             debited.currency_code, i.reason, i.product, i.transaction_id, ${at}
+      FROM input i CROSS JOIN debited
+      ORDER BY i.ord
+      RETURNING id, transaction_id, product, balance_after, currency_code
+    )
+    SELECT EXISTS (SELECT 1 FROM usage) AS "usageOk", input.ord, entry.id AS "entryId",
+           entry.balance_after::text AS "balanceAfter", entry.currency_code AS "currencyCode"
+    FROM (SELECT 1) AS one
+    LEFT JOIN (entry JOIN input ON input.transaction_id = entry.transaction_id AND input.product = entry.product) ON true
+    ORDER BY input.ord`.execute(trx);
+  if (rows.length !== orders.length || rows.some((r) => !r.usageOk || r.entryId === null)) {
+    throw new BatchDebitRefused();
+  }
+  return rows.map((r, i) => {
+    const o = orders[i];
+    const currencyCode = r.currencyCode as string;
+    if (!roundToMinor(o.amount, currencyCode).equals(o.amount) || o.amount.lte(0)) {
+      // A programming error, not a client's: amounts are rounded by the pricing code before posting.
+      throw new Error(
+        `order amount ${o.amount.toFixed()} is not positive or not in ${currencyCode} minor units`,
+      );
+    }
+    const newBalance = dec(r.balanceAfter as string);
+    return {
+      entryId: r.entryId as number,
+      oldBalance: newBalance.plus(o.amount),
+      newBalance,
+      currencyCode,
+      at,
+    };
+  });
+}

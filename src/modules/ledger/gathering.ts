@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/**
+ * One statement for a batch's orders instead of one each. The orders of a batch (batcher.ts) run side
+ * by side on its one transaction and make the same statements at about the same moment (the debit
+ * first, then their row); each statement is a round trip made while the account's row lock is held.
+ * A gathering collects the calls made on a batch's transaction until the event loop's next turn
+ * (`setImmediate`: after every pending microtask), then makes them with `many` (one statement) and gives each call its own result; on any other
+ * transaction, or for a lone call, `one` is used. If `many` throws, every call of the gathering gets
+ * that error: the batch then rolls back and its orders run alone (batcher.ts), each getting the
+ * exact answer `one` gives it. `canShare` keeps a call out of a gathering it cannot join.
+ *
+ * @example
+ * const inserts = createGathering({ gathers: ledger.inBatch, one: insertOne, many: insertMany });
+ * const row = await inserts.run(trx, newRow);
+ */
+export function createGathering<I, R>(o: {
+  gathers: (trx: Kysely<Database>) => boolean;
+  one: (trx: Kysely<Database>, item: I) => Promise<R>;
+  many: (trx: Kysely<Database>, items: I[]) => Promise<R[]>;
+  canShare?: (first: I, other: I) => boolean;
+}) {
+  interface Waiting {
+    item: I;
+    resolve(result: R): void;
+    reject(error: unknown): void;
+  }
+  const gathering = new WeakMap<Kysely<Database>, Waiting[]>();
+
+  async function flush(trx: Kysely<Database>, waiting: Waiting[]) {
+    const first = waiting[0].item;
+    if (waiting.length === 1 || (o.canShare && !waiting.every((w) => o.canShare?.(first, w.item)))) {
+      for (const w of waiting) await o.one(trx, w.item).then(w.resolve, w.reject);
+      return;
+    }
+    try {
+      const results = await o.many(
+        trx,
+        waiting.map((w) => w.item),
+      );
+      waiting.forEach((w, i) => {
+        w.resolve(results[i]);
+      });
+    } catch (error) {
+      for (const w of waiting) w.reject(error);
+    }
+  }
+
+  return {
+    run(trx: Kysely<Database>, item: I): Promise<R> {
+      if (!o.gathers(trx)) return o.one(trx, item);
+      return new Promise<R>((resolve, reject) => {
+        let waiting = gathering.get(trx);
+        if (!waiting) {
+          const fresh: Waiting[] = [];
+          waiting = fresh;
+          gathering.set(trx, fresh);
+          // after every pending microtask: batch-mates a few awaits behind still join
+          setImmediate(() => {
+            gathering.delete(trx);
+            void flush(trx, fresh);
+          });
+        }
+        waiting.push({ item, resolve, reject });
+      });
+    },
+  };
+}
