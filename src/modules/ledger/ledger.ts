@@ -67,6 +67,20 @@ export interface LedgerEntry {
   createdAt: Date;
 }
 
+/** Why a posting moved no balance: the account has no balance there, or too little of it. */
+async function refusedPosting(
+  trx: Kysely<Database>,
+  o: { accountId: number; environment: Environment },
+): Promise<AppError> {
+  const exists = await trx
+    .selectFrom('balances')
+    .select('currency_code')
+    .where('account_id', '=', o.accountId)
+    .where('environment', '=', o.environment)
+    .executeTakeFirst();
+  return new AppError(exists ? 'INSUFFICIENT_BALANCE' : 'ACCOUNT_NOT_FOUND');
+}
+
 export function createLedger(db: Kysely<Database>, clock: Clock) {
   // the transactions of batches of two or more orders: their statements may be gathered (gathering.ts)
   const batches = new WeakSet<Kysely<Database>>();
@@ -112,14 +126,7 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
       .returning(['balance', 'currency_code'])
       .executeTakeFirst();
     if (!updated) {
-      const exists = await trx
-        .selectFrom('balances')
-        .select('currency_code')
-        .where('account_id', '=', p.accountId)
-        .where('environment', '=', p.environment)
-        .executeTakeFirst();
-      if (!exists) throw new AppError('ACCOUNT_NOT_FOUND');
-      throw new AppError('INSUFFICIENT_BALANCE');
+      throw await refusedPosting(trx, p);
     }
     if (!roundToMinor(p.amount, updated.currency_code).equals(p.amount) || p.amount.isZero()) {
       // A programming error, not a client's: amounts are rounded by the pricing code before posting.
@@ -209,13 +216,7 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
     const row = rows[0];
     if (!row?.usageOk) throw await limitReached(trx, o, day);
     if (row.balance === null || row.currencyCode === null || row.entryId === null) {
-      const exists = await trx
-        .selectFrom('balances')
-        .select('currency_code')
-        .where('account_id', '=', o.accountId)
-        .where('environment', '=', o.environment)
-        .executeTakeFirst();
-      throw new AppError(exists ? 'INSUFFICIENT_BALANCE' : 'ACCOUNT_NOT_FOUND');
+      throw await refusedPosting(trx, o);
     }
     if (!roundToMinor(o.amount, row.currencyCode).equals(o.amount) || o.amount.lte(0)) {
       // A programming error, not a client's: amounts are rounded by the pricing code before posting.

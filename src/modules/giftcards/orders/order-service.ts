@@ -132,6 +132,16 @@ export function createOrderService(deps: OrderServiceDeps) {
         if (priced instanceof AppError) throw priced;
         const price = priced;
         const now = clock.now();
+        // The order as its provider sees it, before any step.
+        const pending = {
+          transactionId,
+          productId: product.productId,
+          quantity: body.quantity,
+          unitPrice: order.unitPrice,
+          preOrder: order.preOrder,
+          createdAt: now,
+          status: 'PENDING' as const,
+        };
         // A provider that fulfils from memory (the sandbox) decides its first step before the writes, so
         // the row is written in the state it reached (most sandbox orders: SUCCESSFUL with their cards).
         // One that reserves in the database (the code stock) takes its first step after the commit. A
@@ -139,23 +149,9 @@ export function createOrderService(deps: OrderServiceDeps) {
         const first = provider.reserve
           ? null
           : await (async () =>
-              firstStep(
-                { codec },
-                transactionId,
-                await provider.step(
-                  {
-                    transactionId,
-                    productId: product.productId,
-                    quantity: body.quantity,
-                    unitPrice: order.unitPrice,
-                    preOrder: order.preOrder,
-                    createdAt: now,
-                    status: 'PENDING',
-                  },
-                  now,
-                  trx,
-                ),
-              ))().catch(() => null);
+              firstStep({ codec }, transactionId, await provider.step(pending, now, trx)))().catch(
+              () => null,
+            );
         const debit = await ledger.debitOrder(trx, {
           accountId,
           environment,
@@ -208,15 +204,7 @@ export function createOrderService(deps: OrderServiceDeps) {
           cards: first?.cards ?? [],
         });
         // What the provider takes now (stock codes) commits with the debit; its refusal rolls it back.
-        await provider.reserve?.(trx, {
-          transactionId,
-          productId: product.productId,
-          quantity: body.quantity,
-          unitPrice: order.unitPrice,
-          preOrder: order.preOrder,
-          createdAt: now,
-          status: 'PENDING',
-        });
+        await provider.reserve?.(trx, pending);
         if (first?.refund) {
           await ledger.refundOrder(trx, {
             accountId,

@@ -23,6 +23,23 @@ const SORT_COLUMNS = {
 } as const;
 
 /** Unique violation on the customIdentifier index (PostgreSQL and PGlite both report 23505). */
+/** What a top-up's conflict check asks: its customIdentifier and recipient, and maybe a new id. */
+export interface ConflictCheck {
+  accountId: number;
+  environment: Environment;
+  customIdentifier: string | null;
+  recipient: string | null;
+  since: Date;
+  nextId?: boolean;
+}
+
+/** Its answer: the new id (when asked) and which rule the top-up meets. */
+export interface Conflicts {
+  id: number | null;
+  customIdentifierUsed: boolean;
+  recentlyRecharged: boolean;
+}
+
 export function isCustomIdentifierConflict(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string; message?: string };
   return (
@@ -85,17 +102,7 @@ export function topupsRepository(db: Kysely<Database>) {
      * query is the one migration 0007's `topup_recently_recharged` index serves (named `rechargedSince`
      * there, its earlier home).
      */
-    async conflicts(
-      trx: Kysely<Database>,
-      o: {
-        accountId: number;
-        environment: Environment;
-        customIdentifier: string | null;
-        recipient: string | null;
-        since: Date;
-        nextId?: boolean;
-      },
-    ): Promise<{ id: number | null; customIdentifierUsed: boolean; recentlyRecharged: boolean }> {
+    async conflicts(trx: Kysely<Database>, o: ConflictCheck): Promise<Conflicts> {
       const { rows } = await sql<{ id: string | null; used: boolean; recent: boolean }>`
         SELECT ${o.nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
                ${o.customIdentifier}::text IS NOT NULL AND EXISTS (
@@ -121,17 +128,7 @@ export function topupsRepository(db: Kysely<Database>) {
      * `conflicts` of several top-ups in one statement (a batch's), in the order given; `nextId` is the
      * first's (a gathering keeps calls with and without apart).
      */
-    async conflictsMany(
-      trx: Kysely<Database>,
-      items: Array<{
-        accountId: number;
-        environment: Environment;
-        customIdentifier: string | null;
-        recipient: string | null;
-        since: Date;
-        nextId?: boolean;
-      }>,
-    ): Promise<Array<{ id: number | null; customIdentifierUsed: boolean; recentlyRecharged: boolean }>> {
+    async conflictsMany(trx: Kysely<Database>, items: ConflictCheck[]): Promise<Conflicts[]> {
       const input = sql.join(
         items.map(
           (o, i) =>
