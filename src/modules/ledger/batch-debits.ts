@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { dec, roundToMinor } from '../../lib/money.ts';
-import type { OrderDebit, PostingResult } from './ledger.ts';
+import type { OrderDebit, PostingResult } from './ledger-types.ts';
 
 /**
  * The debits of a batch of orders (batcher.ts) in ONE statement (gathered by gathering.ts): the

@@ -1,11 +1,12 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database, Environment, LedgerKind } from '../../db/schema.ts';
+import type { Database, Environment } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
+import { dec, roundToMinor } from '../../lib/money.ts';
 import { canShareDebit, postDebits } from './batch-debits.ts';
 import { createOrderBatcher } from './batcher.ts';
 import { createGathering } from './gathering.ts';
+import type { BalanceView, LedgerEntry, OrderDebit, Posting, PostingResult } from './ledger-types.ts';
 
 /**
  * The ledger: the only code that changes a balance, and it writes an entry with every change.
@@ -18,55 +19,6 @@ import { createGathering } from './gathering.ts';
  * Invariants: balance == sum(entries) for every (account, environment); balance >= 0; entries are
  * never updated or deleted (a database trigger refuses it).
  */
-export interface Posting {
-  accountId: number;
-  environment: Environment;
-  kind: LedgerKind;
-  /** Signed, in the account currency, already rounded to its minor unit. */
-  amount: Dec;
-  reason?: string | null;
-  product?: 'giftcards' | 'topups' | null;
-  transactionId?: number | null;
-}
-
-export interface OrderDebit {
-  accountId: number;
-  environment: Environment;
-  /** Positive: what the order costs, rounded to the account currency's minor unit. */
-  amount: Dec;
-  product: 'giftcards' | 'topups';
-  transactionId: number;
-  reason?: string;
-  /** The account's daily limits (null = none). */
-  limits?: { count: number | null; amount: Dec | null };
-}
-
-export interface PostingResult {
-  entryId: number;
-  oldBalance: Dec;
-  newBalance: Dec;
-  currencyCode: string;
-  at: Date;
-}
-
-export interface BalanceView {
-  balance: Dec;
-  currencyCode: string;
-  updatedAt: Date;
-}
-
-export interface LedgerEntry {
-  id: number;
-  kind: LedgerKind;
-  amount: string;
-  balanceAfter: string;
-  currencyCode: string;
-  reason: string | null;
-  product: string | null;
-  transactionId: number | null;
-  createdAt: Date;
-}
-
 /** Why a posting moved no balance: the account has no balance there, or too little of it. */
 async function refusedPosting(
   trx: Kysely<Database>,
