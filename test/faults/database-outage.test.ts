@@ -11,7 +11,7 @@ import {
   type ServerProcess,
   sleep,
   startServerProcess,
-} from './server-process.ts';
+} from '../harness/server-process.ts';
 
 // The real server (src/main.ts in its own process) on PostgreSQL, whose database goes away for two
 // seconds (connections terminated, new ones refused) while 60 gift card orders and 60 top-ups are

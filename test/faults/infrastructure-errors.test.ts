@@ -6,7 +6,7 @@ import { DatabaseConnectError, type Db, fromPGlite, openDatabase } from '../../s
 import { isInfrastructureError } from '../../src/errors/infrastructure-errors.ts';
 import { postgresForTests } from '../harness/server.ts';
 import { createPostgresDatabase, loadPgliteTemplate } from '../harness/templates.ts';
-import { adminQuery, cutDatabase, restoreDatabase } from './server-process.ts';
+import { adminQuery, cutDatabase, restoreDatabase } from '../harness/server-process.ts';
 
 // The classification of `errors/infrastructure-errors.ts`, fed with the errors a real PostgreSQL and
 // a real pool produce (nothing hand-made but the negative cases), and the pool's healing: the same

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import type { Answer } from '../harness/server.ts';
 import { postgresForTests } from '../harness/server.ts';
-import { AUDIENCES, type ServerProcess, sleep, startServerProcess } from './server-process.ts';
+import { AUDIENCES, type ServerProcess, sleep, startServerProcess } from '../harness/server-process.ts';
 
 // Rate limits shared through Redis by two real server processes (src/main.ts) on one database, and
 // what a server does when its Redis stalls, comes back, and goes away: it keeps answering, counting

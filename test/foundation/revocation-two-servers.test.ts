@@ -1,66 +1,26 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Agent, request } from 'undici';
-import { postgresForTests } from '../harness/server.ts';
-import { createPostgresDatabase } from '../harness/templates.ts';
+import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
+import { type ServerProcess, startServerProcess } from '../harness/server-process.ts';
+import { CACHE_DIR } from '../harness/templates.ts';
 
 // Two real server processes (src/main.ts) of one deployment on one PostgreSQL database, each keeping
 // verified tokens and accounts in memory: a revocation or a deactivation made through one server must
 // be refused by the other within 1 s, and by the one that made it at once.
 const pg = await postgresForTests();
-const ROOT = join(import.meta.dirname, '..', '..');
-const ADMIN_KEY = 'two-servers-admin-key-0123456789abcdef';
 
-interface Child {
-  url: string;
-  process: ChildProcess;
-}
-
-let dataDir: string;
-let database: { url: string; drop(): Promise<void> };
-let servers: Child[] = [];
+let servers: ServerProcess[] = [];
 let dispatcher: Agent;
 
-function startServer(): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      PUBLIC_URL: 'https://localhost',
-      ADMIN_KEY,
-      BOOTSTRAP_SANDBOX_ACCOUNT: 'false',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${seen}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      seen += chunk;
-      const m = /airgift is listening on port (\d+)/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout?.resume();
-        child.stderr?.resume();
-        resolve({ url: `https://127.0.0.1:${m[1]}`, process: child });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${seen}`)));
-  });
-}
-
-async function call(server: Child, method: string, path: string, o: { token?: string; body?: unknown } = {}) {
+async function call(
+  server: ServerProcess,
+  method: string,
+  path: string,
+  o: { token?: string; body?: unknown } = {},
+) {
   const res = await request(`${server.url}${path}`, {
     method: method as 'GET',
     dispatcher,
@@ -75,10 +35,10 @@ async function call(server: Child, method: string, path: string, o: { token?: st
   return { status: res.statusCode, body: text ? JSON.parse(text) : null };
 }
 
-const adminCall = (server: Child, method: string, path: string, body?: unknown) =>
+const adminCall = (server: ServerProcess, method: string, path: string, body?: unknown) =>
   call(server, method, `/admin${path}`, { token: ADMIN_KEY, body });
 
-async function newAccount(server: Child, currency = 'USD') {
+async function newAccount(server: ServerProcess, currency = 'USD') {
   const created = await adminCall(server, 'POST', '/accounts', {
     name: 'Two servers',
     currency,
@@ -111,28 +71,16 @@ async function msUntil(check: () => Promise<boolean>): Promise<number> {
 
 before(async () => {
   if (!pg) return;
-  database = await createPostgresDatabase();
-  dataDir = await mkdtemp(join(tmpdir(), 'airgift-two-servers-'));
-  // The first start writes the signing key and the development CA into the shared data directory.
-  servers = [await startServer()];
-  servers.push(await startServer());
-  dispatcher = new Agent({ connect: { ca: await readFile(join(dataDir, 'tls', 'ca.crt'), 'utf8') } });
+  // Two servers of one deployment: one database, one DATA_DIR (its keys: signing, card codes).
+  servers = [await startServerProcess()];
+  servers.push(await startServerProcess({}, servers[0]));
+  dispatcher = new Agent({ connect: { ca: await readFile(join(CACHE_DIR, 'tls', 'ca.crt'), 'utf8') } });
 });
 
 after(async () => {
   await dispatcher?.close();
-  await Promise.all(
-    servers.map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          if (s.process.exitCode !== null) return resolve();
-          s.process.once('exit', () => resolve());
-          s.process.kill('SIGTERM');
-        }),
-    ),
-  );
-  await database?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  // The second first: the first one's cleanup drops the shared database and DATA_DIR.
+  for (const s of [...servers].reverse()) await s.cleanup();
 });
 
 test('a credential revoked through one server is refused by the other within 1 s', {
@@ -140,7 +88,7 @@ test('a credential revoked through one server is refused by the other within 1 s
 }, async () => {
   const [a, b] = servers;
   const account = await newAccount(a);
-  const read = (server: Child) =>
+  const read = (server: ServerProcess) =>
     call(server, 'GET', '/giftcards-sandbox/products/1840', { token: account.token });
   // Both servers have verified the token (and keep it in memory).
   for (const server of [a, b, a, b]) assert.equal((await read(server)).status, 200);
@@ -186,7 +134,7 @@ test('an FX rate changed through one server reprices the prepared answers of the
 }, async () => {
   const [a, b] = servers;
   const account = await newAccount(a, 'EUR');
-  const price = async (server: Child) => {
+  const price = async (server: ServerProcess) => {
     const answer = await call(server, 'GET', '/giftcards-sandbox/fx-rate?currencyCode=USD&amount=100', {
       token: account.token,
     });

@@ -1,70 +1,29 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Agent, request } from 'undici';
-import { postgresForTests } from '../harness/server.ts';
-import { createPostgresDatabase } from '../harness/templates.ts';
+import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
+import { type ServerProcess, startServerProcess } from '../harness/server-process.ts';
+import { CACHE_DIR } from '../harness/templates.ts';
 
 // Issue 8: two real server processes (src/main.ts) of one deployment on one PostgreSQL database draw
 // from one code stock at the same time. No code is ever sold twice, every successful order holds
 // exactly its quantity of codes, the codes sold are exactly those of the successful orders, a refused
 // order pays nothing, and once the rush is over the stock sells to its last code.
 const pg = await postgresForTests();
-const ROOT = join(import.meta.dirname, '..', '..');
-const ADMIN_KEY = 'stock-two-servers-admin-key-0123456789';
 const PRODUCT = 1840; // Amazon US, FIXED, 10 USD among its denominations
 const CODES = 40;
 
-interface Child {
-  url: string;
-  process: ChildProcess;
-}
-
-let dataDir: string;
-let database: { url: string; drop(): Promise<void> };
-let servers: Child[] = [];
+let servers: ServerProcess[] = [];
 let dispatcher: Agent;
 
-function startServer(): Promise<Child> {
-  const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...inherited,
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      PUBLIC_URL: 'https://localhost',
-      ADMIN_KEY,
-      BOOTSTRAP_SANDBOX_ACCOUNT: 'false',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${seen}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      seen += chunk;
-      const m = /airgift is listening on port (\d+)/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout?.resume();
-        child.stderr?.resume();
-        resolve({ url: `https://127.0.0.1:${m[1]}`, process: child });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${seen}`)));
-  });
-}
-
-async function call(server: Child, method: string, path: string, o: { token?: string; body?: unknown } = {}) {
+async function call(
+  server: ServerProcess,
+  method: string,
+  path: string,
+  o: { token?: string; body?: unknown } = {},
+) {
   const res = await request(`${server.url}${path}`, {
     method: method as 'GET',
     dispatcher,
@@ -79,10 +38,10 @@ async function call(server: Child, method: string, path: string, o: { token?: st
   return { status: res.statusCode, text, body: text ? JSON.parse(text) : null };
 }
 
-const adminCall = (server: Child, method: string, path: string, body?: unknown) =>
+const adminCall = (server: ServerProcess, method: string, path: string, body?: unknown) =>
   call(server, method, `/admin${path}`, { token: ADMIN_KEY, body });
 
-async function liveAccount(server: Child, name: string) {
+async function liveAccount(server: ServerProcess, name: string) {
   const created = await adminCall(server, 'POST', '/accounts', {
     name,
     currency: 'USD',
@@ -105,31 +64,19 @@ async function liveAccount(server: Child, name: string) {
 
 before(async () => {
   if (!pg) return;
-  database = await createPostgresDatabase();
-  dataDir = await mkdtemp(join(tmpdir(), 'airgift-stock-two-servers-'));
-  // The first start writes the keys (the card codes key among them) and the CA into the shared DATA_DIR.
-  servers = [await startServer()];
-  servers.push(await startServer());
+  // Two servers of one deployment: one database, one DATA_DIR (its keys: signing, card codes).
+  servers = [await startServerProcess()];
+  servers.push(await startServerProcess({}, servers[0]));
   dispatcher = new Agent({
-    connect: { ca: await readFile(join(dataDir, 'tls', 'ca.crt'), 'utf8') },
+    connect: { ca: await readFile(join(CACHE_DIR, 'tls', 'ca.crt'), 'utf8') },
     connections: 64,
   });
 });
 
 after(async () => {
   await dispatcher?.close();
-  await Promise.all(
-    servers.map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          if (s.process.exitCode !== null) return resolve();
-          s.process.once('exit', () => resolve());
-          s.process.kill('SIGTERM');
-        }),
-    ),
-  );
-  await database?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  // The second first: the first one's cleanup drops the shared database and DATA_DIR.
+  for (const s of [...servers].reverse()) await s.cleanup();
 });
 
 test('two server processes drawing from one stock never sell a code twice', {

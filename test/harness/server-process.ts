@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadTls } from '../../src/http/tls.ts';
-import { ADMIN_KEY, AUDIENCES, createHttpClient, type HttpClient } from '../harness/server.ts';
-import { ADMIN_PG_URL, CACHE_DIR, createPostgresDatabase } from '../harness/templates.ts';
+import { ADMIN_KEY, AUDIENCES, createHttpClient, type HttpClient } from './server.ts';
+import { ADMIN_PG_URL, CACHE_DIR, createPostgresDatabase } from './templates.ts';
 
 /**
  * The real server as an operator runs it: `src/main.ts` in a process of its own, on a fresh
@@ -23,6 +23,8 @@ export interface ServerProcess {
   /** The database's name, for the outage helpers. */
   database: string;
   databaseUrl: string;
+  /** Its DATA_DIR (shared with the server it was started beside). */
+  dataDir: string;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
   /** When and how the process ended. */
@@ -30,13 +32,13 @@ export interface ServerProcess {
   credentials: { clientId: string; clientSecret: string; accountId: number };
   token(audience: string): Promise<string>;
   adminGet(path: string): Promise<{ status: number; body: any }>;
-  /** Kills the process if it still runs (SIGKILL, by pid), drops the database, removes DATA_DIR. */
+  /** Kills the process if it still runs (SIGKILL, by pid); the first server also drops the database and removes DATA_DIR. */
   cleanup(): Promise<void>;
 }
 
 /**
  * `sharing`: a second server on the database of one already running (it keeps that database and its
- * sandbox credentials; the first one's cleanup drops the database).
+ * sandbox credentials and DATA_DIR; the first one's cleanup drops and removes them).
  */
 export async function startServerProcess(
   env: Record<string, string> = {},
@@ -49,7 +51,8 @@ export async function startServerProcess(
     ? { url: sharing.databaseUrl, drop: async () => undefined }
     : await createPostgresDatabase();
   const name = new URL(database.url).pathname.slice(1);
-  const dataDir = await mkdtemp(join(tmpdir(), 'airgift-faults-'));
+  // One deployment: a second server shares the first one's DATA_DIR (its keys, the card codes key among them).
+  const dataDir = sharing ? sharing.dataDir : await mkdtemp(join(tmpdir(), 'airgift-server-'));
   const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
@@ -86,7 +89,7 @@ export async function startServerProcess(
       await exited;
     }
     await database.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    if (!sharing) await rm(dataDir, { recursive: true, force: true });
   };
 
   let port: number;
@@ -126,6 +129,7 @@ export async function startServerProcess(
     output: () => output,
     exited,
     credentials,
+    dataDir,
     async token(audience) {
       const a = await http.post('/auth/oauth/token', {
         client_id: credentials.clientId,
