@@ -5,8 +5,8 @@ import pg from 'pg';
 import { DatabaseConnectError, type Db, fromPGlite, openDatabase } from '../../src/db/database.ts';
 import { isInfrastructureError } from '../../src/errors/infrastructure-errors.ts';
 import { postgresForTests } from '../harness/server.ts';
-import { createPostgresDatabase, loadPgliteTemplate } from '../harness/templates.ts';
 import { adminQuery, cutDatabase, restoreDatabase } from '../harness/server-process.ts';
+import { createPostgresDatabase, loadPgliteTemplate } from '../harness/templates.ts';
 
 // The classification of `errors/infrastructure-errors.ts`, fed with the errors a real PostgreSQL and
 // a real pool produce (nothing hand-made but the negative cases), and the pool's healing: the same

@@ -1,7 +1,7 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../../errors/error-codes.ts';
 import { OAuthError } from '../../errors/oauth-error.ts';
-import type { Base, BaseRouter, Product } from '../../http/bases.ts';
+import type { Base, BaseRouter } from '../../http/bases.ts';
 import type { ChangeVersions } from '../../lib/change-versions.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
