@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { Agent, request } from 'undici';
 import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
 import { type ServerProcess, startServerProcess } from '../harness/server-process.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
 
 // Two real server processes (src/main.ts) of one deployment on one PostgreSQL database, each keeping
 // verified tokens and accounts in memory: a revocation or a deactivation made through one server must
@@ -13,27 +9,14 @@ import { CACHE_DIR } from '../harness/templates.ts';
 const pg = await postgresForTests();
 
 let servers: ServerProcess[] = [];
-let dispatcher: Agent;
 
-async function call(
+/** One call through the server's own harness client (its answers checked against the OpenAPI documents). */
+const call = (
   server: ServerProcess,
   method: string,
   path: string,
   o: { token?: string; body?: unknown } = {},
-) {
-  const res = await request(`${server.url}${path}`, {
-    method: method as 'GET',
-    dispatcher,
-    headers: {
-      accept: 'application/json',
-      ...(o.token && { authorization: `Bearer ${o.token}` }),
-      ...(o.body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : null };
-}
+) => server.http.call(method, path, o);
 
 const adminCall = (server: ServerProcess, method: string, path: string, body?: unknown) =>
   call(server, method, `/admin${path}`, { token: ADMIN_KEY, body });
@@ -74,11 +57,9 @@ before(async () => {
   // Two servers of one deployment: one database, one DATA_DIR (its keys: signing, card codes).
   servers = [await startServerProcess()];
   servers.push(await startServerProcess({}, servers[0]));
-  dispatcher = new Agent({ connect: { ca: await readFile(join(CACHE_DIR, 'tls', 'ca.crt'), 'utf8') } });
 });
 
 after(async () => {
-  await dispatcher?.close();
   // The second first: the first one's cleanup drops the shared database and DATA_DIR.
   for (const s of [...servers].reverse()) await s.cleanup();
 });
