@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
-import { type ServerProcess, startServerProcess } from '../harness/server-process.ts';
+import { type ServerProcess, startDeployment } from '../harness/server-process.ts';
 
 // Two real server processes (src/main.ts) of one deployment on one PostgreSQL database, each keeping
 // verified tokens and accounts in memory: a revocation or a deactivation made through one server must
@@ -52,17 +52,15 @@ async function msUntil(check: () => Promise<boolean>): Promise<number> {
   return Number.POSITIVE_INFINITY;
 }
 
+let deployment: Awaited<ReturnType<typeof startDeployment>> | undefined;
+
 before(async () => {
   if (!pg) return;
-  // Two servers of one deployment: one database, one DATA_DIR (its keys: signing, card codes).
-  servers = [await startServerProcess()];
-  servers.push(await startServerProcess({}, servers[0]));
+  deployment = await startDeployment(2);
+  servers = deployment.servers;
 });
 
-after(async () => {
-  // The second first: the first one's cleanup drops the shared database and DATA_DIR.
-  for (const s of [...servers].reverse()) await s.cleanup();
-});
+after(() => deployment?.stop());
 
 test('a credential revoked through one server is refused by the other within 1 s', {
   skip: !pg && 'PostgreSQL not reachable',

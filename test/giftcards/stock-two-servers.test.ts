@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
-import { type ServerProcess, startServerProcess } from '../harness/server-process.ts';
+import { type ServerProcess, startDeployment } from '../harness/server-process.ts';
 
 // Issue 8: two real server processes (src/main.ts) of one deployment on one PostgreSQL database draw
 // from one code stock at the same time. No code is ever sold twice, every successful order holds
@@ -45,17 +45,15 @@ async function liveAccount(server: ServerProcess, name: string) {
   return { accountId: created.body.accountId as number, token: token.body.access_token as string };
 }
 
+let deployment: Awaited<ReturnType<typeof startDeployment>> | undefined;
+
 before(async () => {
   if (!pg) return;
-  // Two servers of one deployment: one database, one DATA_DIR (its keys: signing, card codes).
-  servers = [await startServerProcess()];
-  servers.push(await startServerProcess({}, servers[0]));
+  deployment = await startDeployment(2);
+  servers = deployment.servers;
 });
 
-after(async () => {
-  // The second first: the first one's cleanup drops the shared database and DATA_DIR.
-  for (const s of [...servers].reverse()) await s.cleanup();
-});
+after(() => deployment?.stop());
 
 test('two server processes drawing from one stock never sell a code twice', {
   skip: !pg && 'PostgreSQL not reachable',

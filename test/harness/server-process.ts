@@ -193,3 +193,21 @@ export async function queryDatabase<T extends pg.QueryResultRow>(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `count` servers of one deployment: one database, one DATA_DIR (its keys: signing, card codes).
+ * `stop()` ends them, the first last (its cleanup drops the shared database and DATA_DIR).
+ */
+export async function startDeployment(
+  count = 2,
+  env: Record<string, string> = {},
+): Promise<{ servers: ServerProcess[]; stop(): Promise<void> }> {
+  const servers = [await startServerProcess(env)];
+  while (servers.length < count) servers.push(await startServerProcess(env, servers[0]));
+  return {
+    servers,
+    async stop() {
+      for (const s of [...servers].reverse()) await s.cleanup();
+    },
+  };
+}
