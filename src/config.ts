@@ -64,6 +64,12 @@ const list: Parser<string[]> = (raw) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** A PostgreSQL memory size: `32MB`, `128kB`, `1GB`. */
+const memorySize: Parser<string> = (raw) => {
+  if (!/^\d+(kB|MB|GB)$/.test(raw)) throw new Error(`expected a size such as 32MB, got "${raw}"`);
+  return raw;
+};
+
 const oneOf =
   <T extends string>(...values: T[]): Parser<T> =>
   (raw) => {
@@ -93,6 +99,12 @@ export const SETTINGS = {
     integer(1, 500),
     'PostgreSQL connections per process.',
     '10',
+  ),
+  pgliteSharedBuffers: setting(
+    'PGLITE_SHARED_BUFFERS',
+    memorySize,
+    "Embedded database's shared_buffers (its page cache inside the process; never given back once used).",
+    '32MB',
   ),
   publicUrl: setting('PUBLIC_URL', url, 'Root the default bases hang from.', 'https://localhost:$PORT'),
   authUrl: setting('AUTH_URL', url, 'Token service base.', '$PUBLIC_URL/auth'),

@@ -32,7 +32,7 @@ export async function openRuntime(config: Config, clock: Clock, db?: Db): Promis
     (await openDatabase(
       config.databaseUrl
         ? { url: config.databaseUrl, poolSize: config.databasePoolSize }
-        : { pgliteDataDir: join(config.dataDir, 'pgdata') },
+        : { pgliteDataDir: join(config.dataDir, 'pgdata'), sharedBuffers: config.pgliteSharedBuffers },
     ));
   const migrations = await loadMigrations();
   await migrate(database, migrations);

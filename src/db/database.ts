@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { openPglite } from './pglite.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -16,17 +17,20 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export type DbTarget = { url: string; poolSize?: number } | { pgliteDataDir?: string; pglite?: PGlite };
+export type DbTarget =
+  | { url: string; poolSize?: number }
+  | { pgliteDataDir?: string; pglite?: PGlite; sharedBuffers?: string };
 
 const INT8 = 20;
 
 export async function openDatabase(target: DbTarget): Promise<Db> {
   if ('url' in target) return openPostgres(target.url, target.poolSize ?? 10);
+  const parsers = { [INT8]: (value: string) => Number(value) };
   const pglite =
     target.pglite ??
-    (await PGlite.create(target.pgliteDataDir, {
-      parsers: { [INT8]: (value: string) => Number(value) },
-    }));
+    (target.pgliteDataDir
+      ? await openPglite(target.pgliteDataDir, { sharedBuffers: target.sharedBuffers ?? '32MB', parsers })
+      : await PGlite.create({ parsers }));
   return fromPGlite(pglite);
 }
 

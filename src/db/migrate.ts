@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { PROJECT_ROOT } from '../lib/project-root.ts';
 import type { Db } from './database.ts';
 
 /**
@@ -11,7 +12,7 @@ import type { Db } from './database.ts';
  * Several servers starting at once on one PostgreSQL serialise on an advisory lock held by the one
  * session that runs them all.
  */
-export const MIGRATIONS_DIR = join(import.meta.dirname, 'migrations');
+export const MIGRATIONS_DIR = join(PROJECT_ROOT, 'src', 'db', 'migrations');
 const LOCK_KEY = 42_012_026;
 
 export interface Migration {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 /**
  * Countries as both specs show them (isoName, name, continent, currency, flag, calling codes with
@@ -21,7 +22,7 @@ export interface Country {
   callingCodes: string[];
 }
 
-export const SEED_DIR = join(import.meta.dirname, '..', '..', '..', 'data', 'seed');
+export const SEED_DIR = join(PROJECT_ROOT, 'data', 'seed');
 
 /**
  * The order of `GET /countries` in both products: by name, as the original service lists them (an

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import { createPrefixMatcher, type PrefixTable } from './operator-detection.ts';
 
 /**
@@ -68,7 +69,7 @@ export interface OperatorFilter {
   includeFixed?: boolean;
 }
 
-export const OPERATOR_DATA_DIR = join(import.meta.dirname, '..', '..', '..', '..', 'data', 'operators');
+export const OPERATOR_DATA_DIR = join(PROJECT_ROOT, 'data', 'operators');
 
 const read = <T>(dir: string, name: string): T => JSON.parse(readFileSync(join(dir, name), 'utf8')) as T;
 
