@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Countries, Fx } from '../reference/index.ts';
+import type { UpstreamService } from '../upstream/index.ts';
 import { catalogRepository } from './catalog/catalog-repository.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
 import { createLiveProvider } from './fulfilment/live-provider.ts';
@@ -31,6 +32,7 @@ export interface GiftcardDeps {
   accounts: AccountsService;
   fx: Fx;
   countries: Countries;
+  upstreams: UpstreamService;
 }
 
 /** A generous bound on one fulfilment step: past it, the worker takes over an order left behind. */
