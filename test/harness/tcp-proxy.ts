@@ -5,17 +5,19 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
  * it forwards bytes both ways (TLS passes through untouched, end to end), and can `stall` (hold
  * every byte from now on, as a hung peer does), `resume`, or `cut` every connection (a reset). Its
  * port is known before its target, so a server can be started with a public URL on the proxy.
+ * `stall('responses')` lets requests through and holds only the answers (the peer did the work, the
+ * caller never hears of it).
  *
  * @example
  * const proxy = await startTcpProxy();
  * proxy.setTarget(upstreamPort);
- * proxy.stall();   // the next request reaches nobody until resume() (a timeout)
+ * proxy.stall();   // nothing reaches anybody until resume() (held bytes are dropped)
  * proxy.cut();     // every open connection is destroyed
  */
 export interface TcpProxy {
   port: number;
   setTarget(port: number): void;
-  stall(): void;
+  stall(direction?: 'both' | 'responses'): void;
   resume(): void;
   cut(): void;
   /** Bytes sent from clients to the target so far (what reached it). */
@@ -26,6 +28,7 @@ export interface TcpProxy {
 export async function startTcpProxy(): Promise<TcpProxy> {
   let target = 0;
   let stalled = false;
+  let responsesStalled = false;
   let bytes = 0;
   const pairs = new Set<{ client: Socket; upstream: Socket; held: Buffer[] }>();
   const server: Server = createServer((client) => {
@@ -46,7 +49,7 @@ export async function startTcpProxy(): Promise<TcpProxy> {
       upstream.write(chunk);
     });
     upstream.on('data', (chunk) => {
-      if (!stalled) client.write(chunk);
+      if (!stalled && !responsesStalled) client.write(chunk);
     });
     client.on('error', end);
     upstream.on('error', end);
@@ -60,11 +63,13 @@ export async function startTcpProxy(): Promise<TcpProxy> {
     setTarget(p) {
       target = p;
     },
-    stall() {
-      stalled = true;
+    stall(direction = 'both') {
+      if (direction === 'both') stalled = true;
+      responsesStalled = true;
     },
     resume() {
       stalled = false;
+      responsesStalled = false;
     },
     cut() {
       for (const p of pairs) {
