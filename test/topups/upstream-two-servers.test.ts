@@ -48,7 +48,7 @@ let serial = 10;
 /** A Nigerian number of its own per top-up (the upstream refuses a number recharged just before), ending `suffix`. */
 const ngNumber = (suffix: string) => ({
   countryCode: 'NG',
-  number: `0803${String(serial++).padStart(3, '0')}${suffix}`,
+  number: `0803${String(serial++).padStart(2, '0')}${suffix}`,
 });
 
 const admin = (server: ServerProcess, method: string, path: string, body?: unknown) =>

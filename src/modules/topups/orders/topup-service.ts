@@ -142,6 +142,11 @@ export function createTopupService(deps: TopupServiceDeps) {
       if (c.recentlyRecharged) throw new AppError('PHONE_RECENTLY_RECHARGED');
     };
     const provider = deps.providers[principal.environment];
+    // A provider that reads the database or calls out (live's upstream: is one configured?) is asked
+    // before the transaction, as gift card orders ask theirs: never inside the account's batch (one
+    // PGlite connection would wait on itself). The sandbox's is asked in it, after the fast checks.
+    const acceptRequest = { operatorId: operator.operatorId, subscriber: recipient.subscriber };
+    if (provider.reserve) await provider.accept(acceptRequest);
 
     // The transaction, shared with the other top-ups of this account waiting meanwhile (ledger/batcher.ts),
     // each of its statements one for the whole batch (ledger/gathering.ts).
@@ -151,8 +156,11 @@ export function createTopupService(deps: TopupServiceDeps) {
       const fast = await conflicts.run(trx, { ...checks, since: since(), nextId: true });
       refuse(fast);
       const id = fast.id as number;
-      // the provider refuses here what it cannot take (live: 422; the sandbox's 99993: 503), before any write
-      await provider.accept({ operatorId: operator.operatorId, subscriber: recipient.subscriber });
+      // the sandbox refuses here what it cannot take (its 99993: 503), before any write
+      if (!provider.reserve) {
+        const accepted = provider.accept(acceptRequest);
+        if (accepted instanceof Promise) await accepted;
+      }
       const now = clock.now();
       const debit = await ledger.debitOrder(trx, {
         ...scope,
