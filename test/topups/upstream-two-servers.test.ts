@@ -225,6 +225,12 @@ test("a PIN operator's voucher is the upstream's, field for field", { skip }, as
   await sameAtUpstream(a.body);
   // the same voucher on the reseller's report
   assert.deepEqual((await resellerTopup(a.body.transactionId)).pinDetail, a.body.pinDetail);
+  // a fixed sender amount (USD) whose NGN value is not one of the local vouchers goes as it is
+  const usd = await topup({ operatorId: MTN_PIN, amount: 4.84, recipientPhone: ngNumber('23457') });
+  assert.equal(usd.status, 200, usd.text);
+  assert.equal(usd.body.status, 'SUCCESSFUL');
+  const theirs = await sameAtUpstream(usd.body);
+  assert.equal(theirs.requestedAmount, 4.84);
   await auditsAreEmpty();
 });
 
