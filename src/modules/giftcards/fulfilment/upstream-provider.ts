@@ -119,14 +119,14 @@ export function createUpstreamProvider(deps: {
         ...(order.userId ? { productAdditionalRequirements: { userId: order.userId } } : {}),
       },
     });
-    const record = (state: 'unknown' | 'refused', lastError: string) =>
+    const record = (state: 'unknown' | 'refused', lastError: string, attempt = true) =>
       calls.save(trx, {
         product: PRODUCT,
         transactionId: order.transactionId,
         customIdentifier,
         state,
         lastError,
-        attempt: true,
+        attempt,
         now,
       });
 
@@ -137,7 +137,7 @@ export function createUpstreamProvider(deps: {
         message: answer.reason,
       });
       if (!sentBefore && order.firstStep) {
-        await record('refused', answer.reason);
+        await record('refused', answer.reason, false);
         return {
           status: 'REFUSED',
           error: new AppError(
@@ -148,7 +148,7 @@ export function createUpstreamProvider(deps: {
           ),
         };
       }
-      await record('unknown', answer.reason);
+      await record('unknown', answer.reason, false);
       return later(now);
     }
     if (answer.kind === 'unknown') {
