@@ -225,6 +225,12 @@ export const SETTINGS = {
     'How often the top-up worker looks for PROCESSING top-ups whose check is due, milliseconds.',
     '1000',
   ),
+  upstreamTimeoutSeconds: setting(
+    'UPSTREAM_TIMEOUT_SECONDS',
+    integer(1, 600),
+    'Live fulfilment by an upstream: how long one call to it may take before its outcome counts as unknown (then reconciled), seconds.',
+    '30',
+  ),
   redisUrl: setting(
     'REDIS_URL',
     redisUrl,

@@ -103,6 +103,13 @@ async function main() {
         )
       : app.log.warn({ downForMs: event.downForMs }, 'redis available again: rate limits shared again'),
   );
+  // Never the secret or a token: a problem names the product, the transaction and the reason.
+  runtime.services.upstreams.onProblem((p) =>
+    app.log.warn(
+      { upstream: p.product, transactionId: p.transactionId, problem: p.kind },
+      `upstream ${p.product}: ${p.message}`,
+    ),
+  );
   runtime.services.worker.start(workerError);
 
   installShutdown({
@@ -114,6 +121,7 @@ async function main() {
     },
     steps: [
       { name: 'background worker', run: () => runtime.services.worker.stop() },
+      { name: 'upstream clients', run: () => runtime.services.upstreams.close() },
       { name: 'rate limiter', run: () => runtime.rateLimiter.close() },
       {
         name: 'database',

@@ -3,12 +3,14 @@ import type { Db } from './db/database.ts';
 import type { BaseRouter } from './http/bases.ts';
 import { createChangeVersions } from './lib/change-versions.ts';
 import type { Clock } from './lib/clock.ts';
+import { derivedKey, textSealer } from './lib/sealed-text.ts';
 import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
-import { createGiftcardServices } from './modules/giftcards/index.ts';
+import { cardCodesKey, createGiftcardServices } from './modules/giftcards/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
 import { createTopups } from './modules/topups/index.ts';
+import { createUpstreamService, upstreamRepository } from './modules/upstream/index.ts';
 import { createWorker, giftcardFulfilmentJob, topupCompletionJob } from './worker/index.ts';
 
 /**
@@ -48,8 +50,17 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     lifetimeSeconds: { live: config.tokenTtlLive, sandbox: config.tokenTtlSandbox },
     changes,
   });
-  const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries });
-  const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries });
+  // The upstreams' client secrets are sealed with a key of their own, derived from the card codes key.
+  const upstreams = createUpstreamService({
+    repository: upstreamRepository(db.kysely),
+    sealer: textSealer(
+      derivedKey(() => cardCodesKey(config.cardCodesKey, config.dataDir), 'airgift upstream client secret'),
+    ),
+    clock,
+    timeoutMs: config.upstreamTimeoutSeconds * 1000,
+  });
+  const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries, upstreams });
+  const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries, upstreams });
   changes.onChange('catalog', () => {
     fx.invalidate();
     giftcards.catalog.invalidate();
@@ -62,7 +73,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       topupCompletionJob(topups.orders, config.topupWorkerIntervalMs),
     ],
   });
-  return { ledger, accounts, tokens, countries, fx, giftcards, topups, worker, changes, clock };
+  return { ledger, accounts, tokens, countries, fx, giftcards, topups, upstreams, worker, changes, clock };
 }
 
 export type Services = ReturnType<typeof createServices>;

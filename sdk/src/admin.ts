@@ -151,6 +151,46 @@ export interface StockImport {
   stock: StockLine[];
 }
 
+/** The product an upstream serves. */
+export type UpstreamProduct = 'giftcards' | 'topups';
+
+/** What `upstreams.set` takes. The secret is sealed at rest and never answered back. */
+export interface UpstreamSettings {
+  /** The upstream's product base, e.g. `https://giftcards.example.com` (also its tokens' audience). */
+  url: string;
+  /** Its token service base (tokens at `{authUrl}/oauth/token`). */
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** PEM CA certificate(s) its TLS certificate is checked against; absent: the system's CAs. */
+  caPem?: string | null;
+  /** The operator's margin in percent (0 to 99.9999); default 0. */
+  marginPercent?: number | string;
+}
+
+/** One configured upstream: its settings (without the secret), health and live balance. */
+export interface Upstream {
+  product: UpstreamProduct;
+  url: string;
+  authUrl: string;
+  clientId: string;
+  caConfigured: boolean;
+  marginPercent: number;
+  lastSyncAt: string | null;
+  updatedAt: string;
+  health: {
+    lastError: string | null;
+    lastErrorAt: string | null;
+    lastSuccessAt: string | null;
+    /** The upstream refused an order for its own balance (cleared by the next order it takes). */
+    insufficientBalance: boolean;
+    insufficientBalanceAt: string | null;
+  };
+  /** Read live from the upstream's `/accounts/balance`; null with `balanceError` when that failed. */
+  balance: { balance: number; currencyCode: string } | null;
+  balanceError: string | null;
+}
+
 const enc = encodeURIComponent;
 
 /**
@@ -301,6 +341,24 @@ export class Admin {
       this.get<{ items: StockLine[]; at: string }>('/stock', query),
   };
 
+  readonly upstreams = {
+    /** `PUT /upstreams/{product}`: sets (or replaces) the product's upstream; answers it as `show` does. */
+    set: (product: UpstreamProduct, settings: UpstreamSettings) =>
+      this.send<Upstream>('PUT', `/upstreams/${enc(product)}`, settings, true),
+    /** `GET /upstreams`: every configured upstream with its health and live balance. */
+    show: () => this.get<{ items: Upstream[] }>('/upstreams'),
+    /** `GET /upstreams/{product}`: one upstream (404 RESOURCE_NOT_FOUND when none is configured). */
+    get: (product: UpstreamProduct) => this.get<Upstream>(`/upstreams/${enc(product)}`),
+    /** `DELETE /upstreams/{product}`: removes it; live orders of its products are refused again. */
+    remove: (product: UpstreamProduct) =>
+      this.send<{ product: UpstreamProduct; removed: boolean }>(
+        'DELETE',
+        `/upstreams/${enc(product)}`,
+        undefined,
+        true,
+      ),
+  };
+
   readonly ledger = {
     /** `GET /ledger/audit`: every balance that differs from the sum of its entries (empty when sound). */
     audit: () => this.get<{ discrepancies: unknown[] }>('/ledger/audit'),
@@ -311,7 +369,7 @@ export class Admin {
   }
 
   private send<T>(
-    method: 'POST' | 'PUT' | 'PATCH',
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     body?: unknown,
     retryable = false,

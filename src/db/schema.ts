@@ -79,6 +79,43 @@ export interface Database {
   giftcard_product_providers: GiftcardProductProvidersTable;
   giftcard_stock: GiftcardStockTable;
   giftcard_stock_orders: GiftcardStockOrdersTable;
+  upstreams: UpstreamsTable;
+  upstream_calls: UpstreamCallsTable;
+}
+
+// Upstream providers (migration 0009, modules/upstream/).
+export type UpstreamProduct = 'giftcards' | 'topups';
+
+export interface UpstreamsTable {
+  product: UpstreamProduct;
+  base_url: string;
+  auth_url: string;
+  client_id: string;
+  /** sealed (lib/sealed-text.ts) */
+  client_secret: string;
+  ca_pem: string | null;
+  margin_percent: Numeric;
+  last_error: string | null;
+  last_error_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  last_success_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  insufficient_balance_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  last_sync_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export type UpstreamCallState = 'unknown' | 'placed' | 'final' | 'refused';
+
+export interface UpstreamCallsTable {
+  product: UpstreamProduct;
+  transaction_id: number;
+  custom_identifier: string;
+  upstream_transaction_id: number | null;
+  state: UpstreamCallState;
+  upstream_status: string | null;
+  attempts: number;
+  last_error: string | null;
+  created_at: ColumnType<Date, Date | string, never>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 // Code stock (migration 0008, modules/giftcards/stock/).

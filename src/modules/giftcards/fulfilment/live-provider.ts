@@ -5,19 +5,19 @@ import type { GiftcardProvider } from './provider.ts';
 
 /**
  * Live's provider: each product goes to the provider its route names (`airgift products provider ID
- * stock|upstream|default`, table giftcard_product_providers), the rest to live's default. In this
- * version `upstream` and `default` are the refusing provider (422, nothing debited); an upstream
- * provider takes their place when one exists, with no change here. An order the stock accepted is
- * finished by the stock whatever the product's route becomes later.
+ * stock|upstream|default`, table giftcard_product_providers), the rest to live's default. `upstream`
+ * and `default` both go to the upstream provider when an upstream is configured for gift cards, else
+ * they refuse (422, nothing debited). An order the stock or the upstream accepted is finished by it
+ * whatever the product's route becomes later.
  *
  * @example
- * const live = createLiveProvider({ route, stock, upstream: unconfiguredProvider('live'), fallback: unconfiguredProvider('live') });
+ * const live = createLiveProvider({ route, stock, upstream, fallback });
  */
 export function createLiveProvider(deps: {
   /** The product's route, read in `trx` when given. */
   route(productId: number, trx?: Kysely<Database>): Promise<ProviderRoute | null>;
   stock: GiftcardProvider & { owns(trx: Kysely<Database>, transactionId: number): Promise<boolean> };
-  upstream: GiftcardProvider;
+  upstream: GiftcardProvider & { owns?(trx: Kysely<Database>, transactionId: number): Promise<boolean> };
   fallback: GiftcardProvider;
 }): GiftcardProvider {
   const { stock, upstream, fallback } = deps;
@@ -39,6 +39,7 @@ export function createLiveProvider(deps: {
 
     async step(order, now, trx) {
       if (await stock.owns(trx, order.transactionId)) return stock.step(order, now, trx);
+      if (await upstream.owns?.(trx, order.transactionId)) return upstream.step(order, now, trx);
       return pick(await deps.route(order.productId, trx)).step(order, now, trx);
     },
   };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import type { AppError } from '../../../errors/error-codes.ts';
 import type { TransactionalFulfilmentProvider } from '../../../lib/fulfilment-provider.ts';
 
 /**
@@ -26,6 +27,15 @@ export interface OrderToFulfil {
   preOrder: boolean;
   createdAt: Date;
   status: string;
+  /** Printed on the receipt; an upstream gets it with the order. */
+  senderName: string;
+  /** productAdditionalRequirements.userId, for the products that need one. */
+  userId: string | null;
+  /**
+   * True for the step the placing request takes right after its commit: nothing was sent anywhere
+   * for this order before it (a provider that calls out may then refuse an unreachable peer).
+   */
+  firstStep: boolean;
 }
 
 export interface IssuedCard {
@@ -37,7 +47,12 @@ export type FulfilmentStep =
   | { status: 'SUCCESSFUL'; cards: IssuedCard[] }
   /** Not finished: look again at `nextCheckAt`. FAILED waits there for its refund. */
   | { status: 'PENDING' | 'PROCESSING' | 'FAILED'; nextCheckAt: Date }
-  | { status: 'REFUNDED' };
+  | { status: 'REFUNDED' }
+  /**
+   * Refused by whoever fulfils it (an upstream's refusal): the order is refunded (REFUNDED), and the
+   * placing request answers `error` (its code and status); a later step just refunds.
+   */
+  | { status: 'REFUSED'; error: AppError };
 
 export type GiftcardProvider = TransactionalFulfilmentProvider<
   OrderRequest,

@@ -1,11 +1,12 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
+import { derivedKey, textSealer } from '../../../lib/sealed-text.ts';
 import { readOrCreateSecret } from '../../../lib/secret-files.ts';
 
 /**
- * Redeem codes at rest: AES-256-GCM with a random 96-bit IV per value, stored as
- * `iv.tag.ciphertext` (base64url). The key is `CARD_CODES_KEY` (base64, 32 bytes) or, when unset,
- * one generated into `DATA_DIR/card-codes.key` on first use. Losing the key loses the codes.
+ * Redeem codes at rest: sealed with AES-256-GCM (`lib/sealed-text.ts`: a random 96-bit IV per value,
+ * stored as `iv.tag.ciphertext`, base64url). The key is `CARD_CODES_KEY` (base64, 32 bytes) or, when
+ * unset, one generated into `DATA_DIR/card-codes.key` on first use. Losing the key loses the codes.
  *
  * @example
  * const codec = cardCodec(async () => keyBytes);
@@ -15,16 +16,15 @@ import { readOrCreateSecret } from '../../../lib/secret-files.ts';
  */
 export function cardCodec(loadKey: () => Promise<Buffer>) {
   let key: Promise<Buffer> | null = null;
-  let hmacKey: Promise<Buffer> | null = null;
   const theKey = () => {
     key ??= loadKey();
     return key;
   };
+  const sealer = textSealer(theKey);
   // A key of its own for fingerprints (HKDF of the codes key), so one key never serves two purposes.
+  let hmacKey: Promise<Buffer> | null = null;
   const theHmacKey = () => {
-    hmacKey ??= theKey().then((k) =>
-      Buffer.from(hkdfSync('sha256', k, Buffer.alloc(0), 'airgift card-number fingerprint', 32)),
-    );
+    hmacKey ??= derivedKey(theKey, 'airgift card-number fingerprint')();
     return hmacKey;
   };
   return {
@@ -37,18 +37,8 @@ export function cardCodec(loadKey: () => Promise<Buffer>) {
         .update(plain, 'utf8')
         .digest('base64url');
     },
-    async seal(plain: string): Promise<string> {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', await theKey(), iv);
-      const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
-    },
-    async open(sealed: string): Promise<string> {
-      const [iv, tag, data] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-      const decipher = createDecipheriv('aes-256-gcm', await theKey(), iv);
-      decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
-    },
+    seal: sealer.seal,
+    open: sealer.open,
   };
 }
 

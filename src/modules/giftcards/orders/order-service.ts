@@ -26,8 +26,9 @@ import { transactionView } from './transaction-view.ts';
  * there: SUCCESSFUL with their cards); a provider that needs the database (the live code stock)
  * reserves in the same transaction and takes its first step right after the commit. An order that is
  * not final keeps a `next_check_at`, and the worker (`src/worker/`) takes the next steps, so a restart
- * loses nothing. Live's provider is chosen per product (the code stock, or a refusal: 422 before
- * anything is debited; decisions §7).
+ * loses nothing. Live's provider is chosen per product (the code stock, the upstream, or a refusal:
+ * 422 before anything is debited; decisions §7). A first step that the upstream refused (REFUSED)
+ * leaves the order refunded and answers the upstream's code.
  */
 export interface OrderServiceDeps {
   db: Kysely<Database>;
@@ -116,6 +117,8 @@ export function createOrderService(deps: OrderServiceDeps) {
       throw error;
     });
     let row: TransactionRow;
+    // a provider that refused in its first step (before the writes): answered once the order is refunded
+    let refusal: AppError | null = null;
     try {
       // One transaction, shared with the other orders of this account waiting meanwhile
       // (ledger/batcher.ts), each of its statements one for the whole batch (ledger/gathering.ts):
@@ -141,6 +144,9 @@ export function createOrderService(deps: OrderServiceDeps) {
           preOrder: order.preOrder,
           createdAt: now,
           status: 'PENDING' as const,
+          senderName: order.senderName,
+          userId: order.userId,
+          firstStep: true,
         };
         // A provider that fulfils from memory (the sandbox) decides its first step before the writes, so
         // the row is written in the state it reached (most sandbox orders: SUCCESSFUL with their cards).
@@ -205,6 +211,7 @@ export function createOrderService(deps: OrderServiceDeps) {
         });
         // What the provider takes now (stock codes) commits with the debit; its refusal rolls it back.
         await provider.reserve?.(trx, pending);
+        refusal = first?.refusal ?? null;
         if (first?.refund) {
           await ledger.refundOrder(trx, {
             accountId,
@@ -222,21 +229,36 @@ export function createOrderService(deps: OrderServiceDeps) {
       throw error;
     }
     // A reserving provider's order is accepted and paid: whatever its first step does, the caller gets
-    // its transaction; a step that failed here is retried by the worker from next_check_at.
+    // its transaction; a step that failed here is retried by the worker from next_check_at. A step
+    // that refused the order (an upstream's refusal) has refunded it, and the caller gets its error.
     if (provider.reserve) {
       const id = row.id;
-      row = await step(id, false).catch(() => readRow(id));
+      const taken = await step(id, false, true).catch(async () => ({
+        row: await readRow(id),
+        refusal: null,
+      }));
+      row = taken.row;
+      refusal = taken.refusal;
     }
+    if (refusal) throw refusal;
     return transactionView(row);
   }
 
-  /** One fulfilment step of a transaction, on its locked row; `onlyIfDue` for the worker. */
-  async function step(id: number, onlyIfDue: boolean): Promise<TransactionRow> {
-    await db.transaction().execute(async (trx) => {
+  /**
+   * One fulfilment step of a transaction, on its locked row; `onlyIfDue` for the worker, `firstStep`
+   * for the placing request's. A refusal is returned (the order is refunded by then) for the placing
+   * request to answer.
+   */
+  async function step(
+    id: number,
+    onlyIfDue: boolean,
+    firstStep = false,
+  ): Promise<{ row: TransactionRow; refusal: AppError | null }> {
+    const refusal = await db.transaction().execute(async (trx) => {
       const row = await repository.lock(trx, id);
-      if (!row || FINAL_STATES.includes(row.status)) return;
+      if (!row || FINAL_STATES.includes(row.status)) return null;
       const now = clock.now();
-      if (onlyIfDue && (row.next_check_at === null || row.next_check_at > now)) return;
+      if (onlyIfDue && (row.next_check_at === null || row.next_check_at > now)) return null;
       const next = await deps.providers[row.environment].step(
         {
           transactionId: row.id,
@@ -246,13 +268,17 @@ export function createOrderService(deps: OrderServiceDeps) {
           preOrder: row.pre_ordered,
           createdAt: row.created_at,
           status: row.status,
+          senderName: row.sender_name,
+          userId: row.user_id,
+          firstStep,
         },
         now,
         trx,
       );
       await applyStep(trx, { repository, ledger, codec, clock }, row, next);
+      return next.status === 'REFUSED' ? next.error : null;
     });
-    return readRow(id);
+    return { row: await readRow(id), refusal };
   }
 
   const readRow = (id: number): Promise<TransactionRow> => repository.get(id);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, GiftcardStatus } from '../../../db/schema.ts';
+import type { AppError } from '../../../errors/error-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { dec } from '../../../lib/money.ts';
 import type { Ledger } from '../../ledger/index.ts';
@@ -15,8 +16,10 @@ import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
  *                    └──> FAILED ──> REFUNDED
  *
  * SUCCESSFUL and REFUNDED are final. Reaching SUCCESSFUL stores the encrypted cards; reaching
- * REFUNDED posts the order's refund entry (the ledger's unique index makes it once only). Every
- * change runs in the caller's database transaction on a locked row.
+ * REFUNDED posts the order's refund entry (the ledger's unique index makes it once only). A REFUSED
+ * step (an upstream refused the order) is a move to REFUNDED like any other; only its answer to the
+ * placing request differs (the order service throws its error after the commit). Every change runs
+ * in the caller's database transaction on a locked row.
  */
 const NEXT: Record<GiftcardStatus, GiftcardStatus[]> = {
   PENDING: ['PROCESSING'],
@@ -53,6 +56,11 @@ export interface StateDeps {
   clock: Clock;
 }
 
+/** The state a step moves the order to: a refusal ends REFUNDED. */
+export function stateOf(step: FulfilmentStep): GiftcardStatus {
+  return step.status === 'REFUSED' ? 'REFUNDED' : step.status;
+}
+
 /**
  * Applies a provider's step to a locked transaction row. A step that would go backwards (the
  * provider says PROCESSING of a FAILED order) is refused: an Error, a bug, never a client's fault.
@@ -63,9 +71,9 @@ export async function applyStep(
   row: TransactionRow,
   step: FulfilmentStep,
 ): Promise<GiftcardStatus> {
-  const path = pathTo(row.status, step.status);
-  if (!path)
-    throw new Error(`gift card transaction ${row.id}: no transition ${row.status} -> ${step.status}`);
+  const target = stateOf(step);
+  const path = pathTo(row.status, target);
+  if (!path) throw new Error(`gift card transaction ${row.id}: no transition ${row.status} -> ${target}`);
   const now = deps.clock.now();
   if (step.status === 'SUCCESSFUL') {
     const cards = await Promise.all(
@@ -78,23 +86,24 @@ export async function applyStep(
     );
     await deps.repository.insertCards(trx, cards);
   }
-  if (step.status === 'REFUNDED') {
+  if (target === 'REFUNDED') {
     await deps.ledger.refundOrder(trx, {
       accountId: row.account_id,
       environment: row.environment,
       amount: dec(row.amount),
       product: 'giftcards',
       transactionId: row.id,
-      reason: 'gift card order refunded',
+      reason:
+        step.status === 'REFUSED' ? 'gift card order refused by the supplier' : 'gift card order refunded',
     });
   }
   const nextCheckAt = 'nextCheckAt' in step ? step.nextCheckAt : null;
   await deps.repository.changeStatus(trx, row.id, row.status, {
-    status: step.status,
+    status: target,
     updated_at: now,
     next_check_at: nextCheckAt,
   });
-  return step.status;
+  return target;
 }
 
 /** What the first step made of a new order, decided before its row is written (see `firstStep`). */
@@ -105,6 +114,8 @@ export interface FirstStep {
   cards: Array<{ card_number: string; pin_code: string }>;
   /** REFUNDED at once: the refund entry is posted with the order. */
   refund: boolean;
+  /** REFUSED: what the placing request answers once the order is written (refunded). */
+  refusal: AppError | null;
 }
 
 /**
@@ -118,8 +129,9 @@ export async function firstStep(
   transactionId: number,
   step: FulfilmentStep,
 ): Promise<FirstStep> {
-  if (!pathTo('PENDING', step.status))
-    throw new Error(`gift card transaction ${transactionId}: no transition PENDING -> ${step.status}`);
+  const target = stateOf(step);
+  if (!pathTo('PENDING', target))
+    throw new Error(`gift card transaction ${transactionId}: no transition PENDING -> ${target}`);
   const cards =
     step.status === 'SUCCESSFUL'
       ? await Promise.all(
@@ -130,9 +142,10 @@ export async function firstStep(
         )
       : [];
   return {
-    status: step.status,
+    status: target,
     nextCheckAt: 'nextCheckAt' in step ? step.nextCheckAt : null,
     cards,
-    refund: step.status === 'REFUNDED',
+    refund: target === 'REFUNDED',
+    refusal: step.status === 'REFUSED' ? step.error : null,
   };
 }

@@ -1,0 +1,46 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+
+/**
+ * Text sealed at rest: AES-256-GCM with a random 96-bit IV per value, stored as `iv.tag.ciphertext`
+ * (base64url). Redeem codes (`modules/giftcards/orders/card-codes.ts`) and upstream client secrets
+ * (`modules/upstream/`) are kept this way. The key is loaded once, on first use.
+ *
+ * @example
+ * const sealer = textSealer(async () => keyBytes);
+ * const stored = await sealer.seal('6011000990139424'); // 'q1….Zx….9f…', different every time
+ * await sealer.open(stored);                            // '6011000990139424'
+ */
+export function textSealer(loadKey: () => Promise<Buffer>) {
+  let key: Promise<Buffer> | null = null;
+  const theKey = () => {
+    key ??= loadKey();
+    return key;
+  };
+  return {
+    async seal(plain: string): Promise<string> {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', await theKey(), iv);
+      const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
+    },
+    async open(sealed: string): Promise<string> {
+      const [iv, tag, data] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', await theKey(), iv);
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+export type TextSealer = ReturnType<typeof textSealer>;
+
+/**
+ * A key of its own for one purpose, derived from a master key by HKDF-SHA256, so one key never
+ * serves two purposes (the card codes key also seals upstream secrets, through such a derived key).
+ *
+ * @example
+ * const secretsKey = derivedKey(() => cardCodesKey(cfg, dir), 'airgift upstream client secret');
+ */
+export function derivedKey(loadKey: () => Promise<Buffer>, purpose: string): () => Promise<Buffer> {
+  return async () => Buffer.from(hkdfSync('sha256', await loadKey(), Buffer.alloc(0), purpose, 32));
+}
