@@ -213,6 +213,24 @@ export const SETTINGS = {
     'How often the top-up worker looks for PROCESSING top-ups whose check is due, milliseconds.',
     '1000',
   ),
+  workerLeaseSeconds: setting(
+    'WORKER_LEASE_SECONDS',
+    integer(1, 3600),
+    'How long a server holds a background job it took; a job of a server that died is taken over after this.',
+    '30',
+  ),
+  webhookPollMs: setting(
+    'WEBHOOK_POLL_MS',
+    integer(100, 3_600_000),
+    'How often the worker looks for webhook deliveries that are due, milliseconds.',
+    '1000',
+  ),
+  webhooksAllowPrivate: setting(
+    'WEBHOOKS_ALLOW_PRIVATE',
+    boolean,
+    'Allow webhook endpoints on private, loopback and link-local addresses (development and tests only).',
+    'false',
+  ),
   redisUrl: setting(
     'REDIS_URL',
     redisUrl,

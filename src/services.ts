@@ -9,7 +9,13 @@ import { createGiftcardServices } from './modules/giftcards/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
 import { createTopups } from './modules/topups/index.ts';
-import { createWorker, giftcardFulfilmentJob, topupCompletionJob } from './worker/index.ts';
+import {
+  createLeases,
+  createWorker,
+  giftcardFulfilmentJob,
+  leaseOwner,
+  topupCompletionJob,
+} from './worker/index.ts';
 
 /**
  * Builds every service from its explicit dependencies. Called by main.ts (the composition root) and
@@ -54,12 +60,13 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     fx.invalidate();
     giftcards.catalog.invalidate();
   });
-  // the one background poller: gift card fulfilment steps and top-up completion
+  // the one background poller: gift card fulfilment steps and top-up completion, on leased rows
+  const leases = createLeases(db.kysely, { owner: leaseOwner(), leaseMs: config.workerLeaseSeconds * 1000 });
   const worker = createWorker({
     clock,
     jobs: [
-      giftcardFulfilmentJob(giftcards.orders, config.fulfilmentPollMs),
-      topupCompletionJob(topups.orders, config.topupWorkerIntervalMs),
+      giftcardFulfilmentJob(giftcards.orders, leases, config.fulfilmentPollMs),
+      topupCompletionJob(topups.orders, leases, config.topupWorkerIntervalMs),
     ],
   });
   return { ledger, accounts, tokens, countries, fx, giftcards, topups, worker, changes, clock };

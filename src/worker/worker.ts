@@ -9,6 +9,8 @@ import type { Clock } from '../lib/clock.ts';
  * Each handler says how often its jobs are looked for; the loop ticks at the shortest interval and
  * runs a handler every `round(its interval / tick)` ticks. One run at a time; a job that throws is
  * reported and does not hold back the others; the handler's `failed` decides when it is tried again.
+ * The handlers' `due` leases the rows it returns (lease-repository.ts), so several servers share the
+ * work; `stop()` lets the job under way finish and gives the rest of the batch back.
  *
  * @example
  * const worker = createWorker({ clock, jobs: [giftcardFulfilmentJob(orders, 1000), topupCompletionJob(topups, 1000)] });
@@ -31,6 +33,11 @@ export interface JobHandler<J extends Job = Job> {
   run(job: J): Promise<void>;
   /** After `run` threw: when the job is tried again (without it: at the next run). */
   failed?(job: J): Promise<void>;
+  /**
+   * Ends the lease `due` took on the jobs (lease-repository.ts): after each job, and for the jobs of a
+   * batch left unrun when the worker stops, so another server takes them at once.
+   */
+  release?(jobs: J[]): Promise<void>;
 }
 
 export type JobErrorReporter = (error: unknown, job: { name: string; id: number | null }) => void;
@@ -47,18 +54,26 @@ export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
   let queue: Promise<unknown> = Promise.resolve();
   let pending = 0;
   let report: JobErrorReporter = () => {};
+  let stopping = false;
 
   async function runJobs(handlers: JobHandler[], onError: JobErrorReporter): Promise<number> {
     let count = 0;
     for (const handler of handlers) {
+      if (stopping) break;
       const due = await handler.due(clock.now(), BATCH);
       count += due.length;
-      for (const job of due) {
+      for (const [index, job] of due.entries()) {
+        if (stopping) {
+          await handler.release?.(due.slice(index));
+          break;
+        }
         try {
           await handler.run(job);
         } catch (error) {
           await handler.failed?.(job);
           onError(error, { name: handler.name, id: job.id });
+        } finally {
+          await handler.release?.([job]);
         }
       }
     }
@@ -105,11 +120,14 @@ export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
       return timer !== null;
     },
 
-    /** Stops the loop and waits for a run under way. */
+    /** Stops the loop and waits for the job under way; the rest of its batch is given back. */
     async stop() {
+      stopping = true;
       if (timer) clearInterval(timer);
       timer = null;
       await queue;
+      // stopped: a later runDue() (tests) or start() runs in full again
+      stopping = false;
     },
   };
 }
