@@ -28,6 +28,7 @@ import {
 } from './modules/giftcards/index.ts';
 import { fxAdminRoutes } from './modules/reference/index.ts';
 import { TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
+import { webhookAdminRoutes } from './modules/webhooks/index.ts';
 import type { Readiness } from './readiness.ts';
 import type { Services } from './services.ts';
 
@@ -158,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       fxAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.fx);
       catalogAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.catalog);
       stockAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.stock);
+      webhookAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.webhooks.service);
       docsRoutes(admin, openapi, 'admin', bases.all);
     },
     { prefix: MOUNTS.admin },

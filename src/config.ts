@@ -231,6 +231,11 @@ export const SETTINGS = {
     'Allow webhook endpoints on private, loopback and link-local addresses (development and tests only).',
     'false',
   ),
+  webhooksCaFile: setting(
+    'WEBHOOKS_CA_FILE',
+    text,
+    'PEM file of extra CA certificates trusted for webhook endpoints (a private CA), besides the system ones.',
+  ),
   redisUrl: setting(
     'REDIS_URL',
     redisUrl,

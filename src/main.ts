@@ -103,6 +103,12 @@ async function main() {
         )
       : app.log.warn({ downForMs: event.downForMs }, 'redis available again: rate limits shared again'),
   );
+  runtime.services.webhooks.onEndpointDisabled((endpoint) =>
+    app.log.warn(
+      { endpointId: endpoint.id, accountId: endpoint.accountId, url: endpoint.url, reason: endpoint.reason },
+      'webhook endpoint disabled: tell the account',
+    ),
+  );
   runtime.services.worker.start(workerError);
 
   installShutdown({

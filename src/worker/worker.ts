@@ -29,6 +29,10 @@ export interface JobHandler<J extends Job = Job> {
   readonly intervalMs: number;
   /** The jobs due at `now`, oldest first, at most `limit`. */
   due(now: Date, limit: number): Promise<J[]>;
+  /** How many of its jobs run at once (default 1); jobs that wait on the network set more. */
+  readonly concurrency?: number;
+  /** How many jobs one run takes at most (default 100). */
+  readonly batchSize?: number;
   /** Does one job; throws when it failed. */
   run(job: J): Promise<void>;
   /** After `run` threw: when the job is tried again (without it: at the next run). */
@@ -60,24 +64,31 @@ export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
     let count = 0;
     for (const handler of handlers) {
       if (stopping) break;
-      const due = await handler.due(clock.now(), BATCH);
+      const due = await handler.due(clock.now(), handler.batchSize ?? BATCH);
       count += due.length;
-      for (const [index, job] of due.entries()) {
-        if (stopping) {
-          await handler.release?.(due.slice(index));
-          break;
+      let next = 0;
+      // `concurrency` lanes take the batch's jobs in order; each stops taking when the worker stops
+      const lane = async () => {
+        while (next < due.length && !stopping) {
+          const job = due[next++];
+          await runOne(handler, job, onError);
         }
-        try {
-          await handler.run(job);
-        } catch (error) {
-          await handler.failed?.(job);
-          onError(error, { name: handler.name, id: job.id });
-        } finally {
-          await handler.release?.([job]);
-        }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, handler.concurrency ?? 1) }, lane));
+      if (next < due.length) await handler.release?.(due.slice(next));
     }
     return count;
+  }
+
+  async function runOne(handler: JobHandler, job: Job, onError: JobErrorReporter) {
+    try {
+      await handler.run(job);
+    } catch (error) {
+      await handler.failed?.(job);
+      onError(error, { name: handler.name, id: job.id });
+    } finally {
+      await handler.release?.([job]);
+    }
   }
 
   function exclusive(run: () => Promise<number>): Promise<number> {

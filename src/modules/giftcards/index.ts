@@ -22,5 +22,6 @@ export function giftcardRoutes(
 
 export { catalogAdminRoutes } from './catalog/catalog-admin-routes.ts';
 export { createGiftcardServices } from './giftcard-services.ts';
+export { cardCodesKey } from './orders/card-codes.ts';
 export type { OrderService } from './orders/order-service.ts';
 export { stockAdminRoutes } from './stock/stock-admin-routes.ts';

@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
+import { derivedKey, sealer } from '../../../lib/sealed-text.ts';
 import { readOrCreateSecret } from '../../../lib/secret-files.ts';
 
 /**
@@ -22,11 +23,10 @@ export function cardCodec(loadKey: () => Promise<Buffer>) {
   };
   // A key of its own for fingerprints (HKDF of the codes key), so one key never serves two purposes.
   const theHmacKey = () => {
-    hmacKey ??= theKey().then((k) =>
-      Buffer.from(hkdfSync('sha256', k, Buffer.alloc(0), 'airgift card-number fingerprint', 32)),
-    );
+    hmacKey ??= theKey().then((k) => derivedKey(k, 'airgift card-number fingerprint'));
     return hmacKey;
   };
+  const sealed = sealer(theKey);
   return {
     /**
      * A keyed HMAC-SHA256 of a code (base64url): equal codes give equal fingerprints, so a unique index
@@ -37,18 +37,8 @@ export function cardCodec(loadKey: () => Promise<Buffer>) {
         .update(plain, 'utf8')
         .digest('base64url');
     },
-    async seal(plain: string): Promise<string> {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', await theKey(), iv);
-      const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
-    },
-    async open(sealed: string): Promise<string> {
-      const [iv, tag, data] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-      const decipher = createDecipheriv('aes-256-gcm', await theKey(), iv);
-      decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
-    },
+    seal: sealed.seal,
+    open: sealed.open,
   };
 }
 
