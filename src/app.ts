@@ -29,6 +29,7 @@ import {
 import { fxAdminRoutes } from './modules/reference/index.ts';
 import { TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
 import { upstreamAdminRoutes } from './modules/upstream/index.ts';
+import { webhookAdminRoutes } from './modules/webhooks/index.ts';
 import type { Readiness } from './readiness.ts';
 import type { Services } from './services.ts';
 
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       catalogAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.catalog);
       stockAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.stock);
       upstreamAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.upstreams);
+      webhookAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.webhooks.service);
       docsRoutes(admin, openapi, 'admin', bases.all);
     },
     { prefix: MOUNTS.admin },

@@ -231,6 +231,29 @@ export const SETTINGS = {
     'Live fulfilment by an upstream: how long one call to it may take before its outcome counts as unknown (then reconciled), seconds.',
     '30',
   ),
+  workerLeaseSeconds: setting(
+    'WORKER_LEASE_SECONDS',
+    integer(1, 3600),
+    'How long a server holds a background job it took; a job of a server that died is taken over after this.',
+    '30',
+  ),
+  webhookPollMs: setting(
+    'WEBHOOK_POLL_MS',
+    integer(100, 3_600_000),
+    'How often the worker looks for webhook deliveries that are due, milliseconds.',
+    '1000',
+  ),
+  webhooksAllowPrivate: setting(
+    'WEBHOOKS_ALLOW_PRIVATE',
+    boolean,
+    'Allow webhook endpoints on private, loopback and link-local addresses (development and tests only).',
+    'false',
+  ),
+  webhooksCaFile: setting(
+    'WEBHOOKS_CA_FILE',
+    text,
+    'PEM file of extra CA certificates trusted for webhook endpoints (a private CA), besides the system ones.',
+  ),
   redisUrl: setting(
     'REDIS_URL',
     redisUrl,

@@ -110,6 +110,12 @@ async function main() {
       `upstream ${p.product}: ${p.message}`,
     ),
   );
+  runtime.services.webhooks.onEndpointDisabled((endpoint) =>
+    app.log.warn(
+      { endpointId: endpoint.id, accountId: endpoint.accountId, url: endpoint.url, reason: endpoint.reason },
+      'webhook endpoint disabled: tell the account',
+    ),
+  );
   runtime.services.worker.start(workerError);
 
   installShutdown({

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { Environment } from './db/schema.ts';
+import { AppError } from './errors/error-codes.ts';
 import type { BaseRouter } from './http/bases.ts';
 import { createChangeVersions } from './lib/change-versions.ts';
 import type { Clock } from './lib/clock.ts';
@@ -9,9 +12,17 @@ import { createTokenService, credentialsRepository } from './modules/auth/index.
 import { cardCodesKey, createGiftcardServices } from './modules/giftcards/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
-import { createTopups } from './modules/topups/index.ts';
+import { createTopups, topupView } from './modules/topups/index.ts';
 import { createUpstreamService, upstreamRepository } from './modules/upstream/index.ts';
-import { createWorker, giftcardFulfilmentJob, topupCompletionJob } from './worker/index.ts';
+import { createWebhooks } from './modules/webhooks/index.ts';
+import {
+  createLeases,
+  createWorker,
+  giftcardFulfilmentJob,
+  leaseOwner,
+  topupCompletionJob,
+  webhookDeliveryJob,
+} from './worker/index.ts';
 
 /**
  * Builds every service from its explicit dependencies. Called by main.ts (the composition root) and
@@ -65,15 +76,60 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     fx.invalidate();
     giftcards.catalog.invalidate();
   });
-  // the one background poller: gift card fulfilment steps and top-up completion
+  // webhooks: the payload of an order event is the transaction its reports endpoint answers
+  const asAccount = (accountId: number, environment: Environment) => ({
+    accountId,
+    environment,
+    clientId: 'webhooks',
+    scopes: [],
+  });
+  const topupsBase = (environment: Environment) =>
+    bases.all.find((b) => b.kind === 'topups' && b.environment === environment)?.url ?? '';
+  const webhooks = createWebhooks({
+    db: db.kysely,
+    clock,
+    loadKey: () => cardCodesKey(config.cardCodesKey, config.dataDir),
+    allowPrivate: config.webhooksAllowPrivate,
+    ca: config.webhooksCaFile ? readFileSync(config.webhooksCaFile, 'utf8') : undefined,
+    accountExists: (accountId) =>
+      accounts.require(accountId).then(
+        () => true,
+        (error) => {
+          if (error instanceof AppError && error.code === 'ACCOUNT_NOT_FOUND') return false;
+          throw error;
+        },
+      ),
+    render: {
+      giftcardOrder: (accountId, environment, id) =>
+        giftcards.reports.get(asAccount(accountId, environment), id),
+      topup: async (accountId, environment, id) =>
+        topupView(await topups.reports.get(asAccount(accountId, environment), id), topupsBase(environment)),
+    },
+  });
+  // the one background poller: gift card fulfilment steps and top-up completion, on leased rows
+  const leases = createLeases(db.kysely, { owner: leaseOwner(), leaseMs: config.workerLeaseSeconds * 1000 });
   const worker = createWorker({
     clock,
     jobs: [
-      giftcardFulfilmentJob(giftcards.orders, config.fulfilmentPollMs),
-      topupCompletionJob(topups.orders, config.topupWorkerIntervalMs),
+      giftcardFulfilmentJob(giftcards.orders, leases, config.fulfilmentPollMs),
+      topupCompletionJob(topups.orders, leases, config.topupWorkerIntervalMs),
+      webhookDeliveryJob(webhooks, leases, config.webhookPollMs),
     ],
   });
-  return { ledger, accounts, tokens, countries, fx, giftcards, topups, upstreams, worker, changes, clock };
+  return {
+    ledger,
+    accounts,
+    tokens,
+    countries,
+    fx,
+    giftcards,
+    topups,
+    upstreams,
+    webhooks,
+    worker,
+    changes,
+    clock,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

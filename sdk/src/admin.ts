@@ -191,6 +191,60 @@ export interface Upstream {
   balanceError: string | null;
 }
 
+/** A webhook endpoint of an account (its secret is only in `WebhookEndpointAdded`). */
+export interface WebhookEndpoint {
+  id: number;
+  accountId: number;
+  environment: Environment;
+  url: string;
+  /** Event types or patterns: `giftcard.order.*`, `topup.successful`, `balance.*`, `*`. */
+  events: string[];
+  createdAt: string;
+  /** The first failed attempt since the last success. */
+  failingSince: string | null;
+  /** Set when every attempt failed for 3 days: nothing more is sent. */
+  disabledAt: string | null;
+  disabledReason: string | null;
+}
+
+export interface WebhookEndpointAdded extends WebhookEndpoint {
+  /** The signing secret (`whsec_…`), shown this once. */
+  secret: string;
+}
+
+export interface WebhookAttempt {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  /** The `webhook-id` header: the same on every attempt and replay of one event. */
+  eventId: string;
+  type: string;
+  /** The transaction id, or the ledger entry id of a balance event. */
+  subjectId: number;
+  status: 'PENDING' | 'DELIVERED' | 'FAILED';
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+  log: WebhookAttempt[];
+}
+
+export interface WebhookDeliveryPage {
+  items: WebhookDelivery[];
+  total: number;
+  page: number;
+  size: number;
+}
+
 const enc = encodeURIComponent;
 
 /**
@@ -357,6 +411,37 @@ export class Admin {
         undefined,
         true,
       ),
+  };
+
+  readonly webhooks = {
+    /** `POST /webhooks`: a new endpoint; its signing secret is in this answer only. Sent once. */
+    add: (endpoint: { accountId: number; environment: Environment; url: string; events: string[] }) =>
+      this.send<WebhookEndpointAdded>('POST', '/webhooks', endpoint),
+    /** `GET /webhooks`: the endpoints, of one account and environment or of all. */
+    list: (query: { accountId?: number; environment?: Environment } = {}) =>
+      this.get<{ items: WebhookEndpoint[] }>('/webhooks', query),
+    /** `DELETE /webhooks/{id}`: removes an endpoint; its pending deliveries end. */
+    remove: (endpointId: number) =>
+      this.send<WebhookEndpoint>('DELETE', `/webhooks/${enc(endpointId)}`, undefined, true),
+    /** `GET /webhooks/{id}/deliveries`: the delivery log, newest first, each with its attempts. */
+    deliveries: (endpointId: number, query: { page?: number; size?: number } = {}) =>
+      this.get<WebhookDeliveryPage>(`/webhooks/${enc(endpointId)}/deliveries`, query),
+    /** `POST /webhooks/deliveries/{id}/replay`: sends a delivery's event again (same webhook-id). */
+    replay: (deliveryId: number) =>
+      this.send<{ id: number; eventId: string; status: string; nextAttemptAt: string | null }>(
+        'POST',
+        `/webhooks/deliveries/${enc(deliveryId)}/replay`,
+      ),
+    /** `PUT /accounts/{id}/balance-threshold`: balance.low when a debit takes the balance under it (null: never). */
+    balanceThreshold: (
+      accountId: number,
+      body: { environment: Environment; threshold: number | string | null },
+    ) =>
+      this.send<{
+        accountId: number;
+        thresholds: Array<{ environment: Environment; threshold: number }>;
+        at: string;
+      }>('PUT', `/accounts/${enc(accountId)}/balance-threshold`, body, true),
   };
 
   readonly ledger = {

@@ -4,6 +4,7 @@ import { addCatalogCommands } from './catalog-commands.ts';
 import type { Run } from './command-parts.ts';
 import { addStockCommands } from './stock-commands.ts';
 import { addUpstreamCommands } from './upstream-commands.ts';
+import { addWebhookCommands } from './webhook-commands.ts';
 
 const ENVIRONMENT_HELP = `
 Server: AIRGIFT_URL (default https://localhost:8443; the admin API is its /admin, or AIRGIFT_ADMIN_URL).
@@ -31,5 +32,6 @@ export function buildProgram(run: Run): Command {
   addCatalogCommands(program, run);
   addStockCommands(program, run);
   addUpstreamCommands(program, run);
+  addWebhookCommands(program, run);
   return program;
 }

@@ -81,6 +81,11 @@ export interface Database {
   giftcard_stock_orders: GiftcardStockOrdersTable;
   upstreams: UpstreamsTable;
   upstream_calls: UpstreamCallsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_balance_thresholds: WebhookBalanceThresholdsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 // Upstream providers (migration 0009, modules/upstream/).
@@ -116,6 +121,64 @@ export interface UpstreamCallsTable {
   last_error: string | null;
   created_at: ColumnType<Date, Date | string, never>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+// Webhooks (migration 0010, modules/webhooks/).
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  account_id: number;
+  environment: Environment;
+  url: string;
+  events: string[];
+  secret_sealed: string;
+  created_at: ColumnType<Date, Date | string, never>;
+  failing_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  disabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  disabled_reason: string | null;
+  removed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface WebhookBalanceThresholdsTable {
+  account_id: number;
+  environment: Environment;
+  threshold: Numeric;
+}
+
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  account_id: number;
+  environment: Environment;
+  type: string;
+  subject_id: number;
+  created_at: ColumnType<Date, Date | string, never>;
+}
+
+export type WebhookDeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_id: number;
+  endpoint_id: number;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: ColumnType<Date, Date | string, never>;
+  lease_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  leased_by: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempt: number;
+  attempted_at: ColumnType<Date, Date | string, never>;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  next_attempt_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 // Code stock (migration 0008, modules/giftcards/stock/).
@@ -241,6 +304,8 @@ export interface GiftcardTransactionsTable {
   created_at: ColumnType<Date, Date | string, never>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
   next_check_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  lease_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  leased_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface GiftcardCardsTable {
@@ -280,4 +345,6 @@ export interface TopupTransactionsTable {
   created_at: ColumnType<Date, Date | string, never>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
   next_check_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  lease_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  leased_by: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -1,15 +1,27 @@
 import type { TopupRow, TopupService } from '../modules/topups/index.ts';
+import type { Leases } from './lease-repository.ts';
 import type { JobHandler } from './worker.ts';
 
 /**
- * Top-up completion: every PROCESSING top-up whose `next_check_at` has come is put to its provider
- * again (`TopupService.complete`). A failed one stays due and is tried at the next run.
+ * Top-up completion: every PROCESSING top-up whose `next_check_at` has come, leased to this server
+ * (lease-repository.ts), is put to its provider again (`TopupService.complete`). A failed one stays due
+ * and is tried at the next run. The state change is conditional (`WHERE status = 'PROCESSING'`), so a
+ * top-up taken over after an expired lease is still moved once.
  */
-export function topupCompletionJob(orders: TopupService, intervalMs: number): JobHandler<TopupRow> {
+export function topupCompletionJob(
+  orders: TopupService,
+  leases: Leases,
+  intervalMs: number,
+): JobHandler<TopupRow> {
   return {
     name: 'topup-completion',
     intervalMs,
-    due: (now, limit) => orders.due(now, limit),
+    due: (now, limit) => leases.claim('topup_transactions', 'next_check_at', now, limit),
     run: (row) => orders.complete(row),
+    release: (rows) =>
+      leases.release(
+        'topup_transactions',
+        rows.map((r) => r.id),
+      ),
   };
 }

@@ -9,6 +9,8 @@ import type { Clock } from '../lib/clock.ts';
  * Each handler says how often its jobs are looked for; the loop ticks at the shortest interval and
  * runs a handler every `round(its interval / tick)` ticks. One run at a time; a job that throws is
  * reported and does not hold back the others; the handler's `failed` decides when it is tried again.
+ * The handlers' `due` leases the rows it returns (lease-repository.ts), so several servers share the
+ * work; `stop()` lets the job under way finish and gives the rest of the batch back.
  *
  * @example
  * const worker = createWorker({ clock, jobs: [giftcardFulfilmentJob(orders, 1000), topupCompletionJob(topups, 1000)] });
@@ -27,10 +29,19 @@ export interface JobHandler<J extends Job = Job> {
   readonly intervalMs: number;
   /** The jobs due at `now`, oldest first, at most `limit`. */
   due(now: Date, limit: number): Promise<J[]>;
+  /** How many of its jobs run at once (default 1); jobs that wait on the network set more. */
+  readonly concurrency?: number;
+  /** How many jobs one run takes at most (default 100). */
+  readonly batchSize?: number;
   /** Does one job; throws when it failed. */
   run(job: J): Promise<void>;
   /** After `run` threw: when the job is tried again (without it: at the next run). */
   failed?(job: J): Promise<void>;
+  /**
+   * Ends the lease `due` took on the jobs (lease-repository.ts): after each job, and for the jobs of a
+   * batch left unrun when the worker stops, so another server takes them at once.
+   */
+  release?(jobs: J[]): Promise<void>;
 }
 
 export type JobErrorReporter = (error: unknown, job: { name: string; id: number | null }) => void;
@@ -47,22 +58,37 @@ export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
   let queue: Promise<unknown> = Promise.resolve();
   let pending = 0;
   let report: JobErrorReporter = () => {};
+  let stopping = false;
 
   async function runJobs(handlers: JobHandler[], onError: JobErrorReporter): Promise<number> {
     let count = 0;
     for (const handler of handlers) {
-      const due = await handler.due(clock.now(), BATCH);
+      if (stopping) break;
+      const due = await handler.due(clock.now(), handler.batchSize ?? BATCH);
       count += due.length;
-      for (const job of due) {
-        try {
-          await handler.run(job);
-        } catch (error) {
-          await handler.failed?.(job);
-          onError(error, { name: handler.name, id: job.id });
+      let next = 0;
+      // `concurrency` lanes take the batch's jobs in order; each stops taking when the worker stops
+      const lane = async () => {
+        while (next < due.length && !stopping) {
+          const job = due[next++];
+          await runOne(handler, job, onError);
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, handler.concurrency ?? 1) }, lane));
+      if (next < due.length) await handler.release?.(due.slice(next));
     }
     return count;
+  }
+
+  async function runOne(handler: JobHandler, job: Job, onError: JobErrorReporter) {
+    try {
+      await handler.run(job);
+    } catch (error) {
+      await handler.failed?.(job);
+      onError(error, { name: handler.name, id: job.id });
+    } finally {
+      await handler.release?.([job]);
+    }
   }
 
   function exclusive(run: () => Promise<number>): Promise<number> {
@@ -105,11 +131,14 @@ export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
       return timer !== null;
     },
 
-    /** Stops the loop and waits for a run under way. */
+    /** Stops the loop and waits for the job under way; the rest of its batch is given back. */
     async stop() {
+      stopping = true;
       if (timer) clearInterval(timer);
       timer = null;
       await queue;
+      // stopped: a later runDue() (tests) or start() runs in full again
+      stopping = false;
     },
   };
 }

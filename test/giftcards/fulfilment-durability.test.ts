@@ -7,7 +7,7 @@ import { unconfiguredProvider } from '../../src/modules/giftcards/fulfilment/unc
 import { cardCodec } from '../../src/modules/giftcards/orders/card-codes.ts';
 import { createOrderService } from '../../src/modules/giftcards/orders/order-service.ts';
 import { ordersRepository } from '../../src/modules/giftcards/orders/orders-repository.ts';
-import { createWorker, giftcardFulfilmentJob } from '../../src/worker/index.ts';
+import { createLeases, createWorker, giftcardFulfilmentJob } from '../../src/worker/index.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { D, giftcardClient } from './helpers.ts';
 
@@ -44,7 +44,16 @@ describe('fulfilment durability', () => {
       settings: { maxQuantity: 10, smsFeeUsd: '0.10', rescueAfterMs: 60_000 },
     });
     // the one background worker, with this file's order service as its only job type
-    const worker = createWorker({ clock: server.clock, jobs: [giftcardFulfilmentJob(orders, 1000)] });
+    const worker = createWorker({
+      clock: server.clock,
+      jobs: [
+        giftcardFulfilmentJob(
+          orders,
+          createLeases(server.db.kysely, { owner: 'test', leaseMs: 30_000 }),
+          1000,
+        ),
+      ],
+    });
     const principal = {
       accountId: client.account.accountId,
       environment: 'sandbox' as const,

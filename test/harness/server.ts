@@ -107,6 +107,8 @@ export interface CallOptions {
   body?: unknown;
   /** Sent as is (already serialised), for malformed-body tests. */
   rawBody?: string;
+  /** Aborts the request (the crash suite cuts connections with it). */
+  signal?: AbortSignal;
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;
@@ -146,6 +148,7 @@ export function createHttpClient(baseUrl: string, ca: string) {
       headers,
       body,
       dispatcher,
+      signal: o.signal,
     });
     const text = await response.body.text();
     let parsed: unknown = text;

@@ -78,4 +78,63 @@ describe('worker', () => {
     assert.deepEqual(fast.done, [1]);
     assert.deepEqual(slow.done, [], 'not yet its turn');
   });
+
+  test('stop() lets the job under way finish and gives the rest of its batch back', async () => {
+    const done: number[] = [];
+    const released: number[][] = [];
+    let started!: () => void;
+    const first = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const worker = createWorker({
+      clock: offsetClock(),
+      jobs: [
+        {
+          name: 'slow',
+          intervalMs: 10,
+          due: async () => (done.length === 0 ? [1, 2, 3].map((id) => ({ id })) : []),
+          run: async (job) => {
+            started();
+            await new Promise((r) => setTimeout(r, 50));
+            done.push(job.id);
+          },
+          release: async (jobs) => {
+            released.push(jobs.map((j) => j.id));
+          },
+        },
+      ],
+    });
+    // the loop's timer is unref'd: something must keep this test's event loop alive meanwhile
+    const alive = setInterval(() => {}, 1000);
+    worker.start((error) => assert.fail(String(error)));
+    await first;
+    await worker.stop();
+    clearInterval(alive);
+    assert.deepEqual(done, [1], 'the job under way finished, no other began');
+    assert.deepEqual(released, [[1], [2, 3]], 'its lease ended, the unrun jobs were given back');
+  });
+
+  test('a handler with `concurrency` runs that many of its jobs at once', async () => {
+    let active = 0;
+    let most = 0;
+    const worker = createWorker({
+      clock: offsetClock(),
+      jobs: [
+        {
+          name: 'network',
+          intervalMs: 100,
+          concurrency: 4,
+          due: async () => Array.from({ length: 10 }, (_, i) => ({ id: i })),
+          run: async () => {
+            active += 1;
+            most = Math.max(most, active);
+            await new Promise((r) => setTimeout(r, 20));
+            active -= 1;
+          },
+        },
+      ],
+    });
+    assert.equal(await worker.runDue(), 10);
+    assert.equal(most, 4);
+  });
 });

@@ -92,4 +92,5 @@ export function topupRoutes(app: TypedApp, deps: { accounts: AccountsService; to
 }
 
 export type { TopupService } from './orders/topup-service.ts';
+export { topupView } from './orders/topup-view.ts';
 export type { TopupRow } from './orders/topups-repository.ts';

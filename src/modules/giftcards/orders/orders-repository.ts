@@ -12,7 +12,10 @@ import type {
  * and environment, so another account's id is simply not found.
  */
 export type TransactionRow = Selectable<GiftcardTransactionsTable>;
-export type NewTransaction = Omit<TransactionRow, 'updated_at' | 'next_check_at'> & {
+export type NewTransaction = Omit<
+  TransactionRow,
+  'updated_at' | 'next_check_at' | 'lease_until' | 'leased_by'
+> & {
   next_check_at: Date | null;
 };
 
