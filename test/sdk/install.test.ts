@@ -86,7 +86,10 @@ describe('installing @airgift/sdk', () => {
     await rm(join(SDK, 'dist'), { recursive: true, force: true });
     const dir = await project('from-folder');
     await npm(['install', SDK], dir);
-    assert.ok(existsSync(join(dir, 'node_modules', '@airgift', 'sdk', 'dist', 'index.js')), 'dist built on install');
+    assert.ok(
+      existsSync(join(dir, 'node_modules', '@airgift', 'sdk', 'dist', 'index.js')),
+      'dist built on install',
+    );
     await writeFile(join(dir, 'quickstart.mjs'), await readmeQuickStart());
     const { stdout } = await run(dir, 'quickstart.mjs');
     assert.match(stdout, /^Balance: [\d.]+ USD$/m);
