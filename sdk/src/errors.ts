@@ -52,7 +52,7 @@ export interface AirgiftErrorInit {
  *
  * @example
  * try {
- *   await topups.topup({ operatorId: 1001, amount: 5, recipientPhone: { countryCode: 'NG', number: '08031234567' } });
+ *   await topups.orders.create({ operatorId: 1001, amount: 5, recipientPhone: { countryCode: 'NG', number: '08031234567' } });
  * } catch (e) {
  *   if (e instanceof AirgiftError && e.errorCode === 'PHONE_RECENTLY_RECHARGED') console.log('try again later');
  *   else throw e;
