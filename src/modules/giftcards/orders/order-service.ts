@@ -206,7 +206,7 @@ export function createOrderService(deps: OrderServiceDeps) {
         // What the provider takes now (stock codes) commits with the debit; its refusal rolls it back.
         await provider.reserve?.(trx, pending);
         if (first?.refund) {
-          await ledger.refundOrder(trx, {
+          const refund = await ledger.refundOrder(trx, {
             accountId,
             environment,
             amount: price.amount,
@@ -214,6 +214,9 @@ export function createOrderService(deps: OrderServiceDeps) {
             transactionId,
             reason: 'gift card order refunded',
           });
+          const newBalance = refund.newBalance.toFixed();
+          await repository.setBalanceAfterRefund(trx, transactionId, newBalance, refund.at);
+          return { ...stored, new_balance: newBalance, balance_updated_at: refund.at };
         }
         return stored;
       });
