@@ -112,7 +112,11 @@ describe('sandbox fulfilment', () => {
     assert.equal(await balance(), before);
     // balanceInfo of a refunded order: the balance before its debit and after its refund.
     assert.equal(placed.body.balanceInfo.oldBalance, before);
-    assert.equal(placed.body.balanceInfo.newBalance, before, 'newBalance after the refund, not after the debit');
+    assert.equal(
+      placed.body.balanceInfo.newBalance,
+      before,
+      'newBalance after the refund, not after the debit',
+    );
     assert.equal(placed.body.balanceInfo.cost, placed.body.amount);
     const report = await client.get(`/reports/transactions/${placed.body.transactionId}`);
     assert.deepEqual(report.body.balanceInfo, placed.body.balanceInfo);

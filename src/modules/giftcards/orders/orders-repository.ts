@@ -154,7 +154,12 @@ export function ordersRepository(db: Kysely<Database>) {
     },
 
     /** After a refund: the transaction's `balanceInfo` shows the balance the refund left. */
-    async setBalanceAfterRefund(trx: Kysely<Database>, id: number, newBalance: string, at: Date): Promise<void> {
+    async setBalanceAfterRefund(
+      trx: Kysely<Database>,
+      id: number,
+      newBalance: string,
+      at: Date,
+    ): Promise<void> {
       await trx
         .updateTable('giftcard_transactions')
         .set({ new_balance: newBalance, balance_updated_at: at })
