@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Agent, fetch as undiciFetch } from 'undici';
 import {
+  Admin,
   AirgiftError,
   type FetchInit,
   type FetchLike,
@@ -11,6 +12,7 @@ import {
   SERVER_ERROR_CODES,
   Topups,
 } from '../../sdk/src/index.ts';
+import { ADMIN_KEY } from '../harness/server.ts';
 import { recordingFetch, recordingSleep, type SdkServer, sandboxOptions, startSdkServer } from './helpers.ts';
 
 // Per-call options (signal, timeout, headers, attempts), errors that name what went wrong on the
@@ -149,6 +151,25 @@ describe('SDK per-call options, network errors and request ids', () => {
     await assert.rejects(once.balance.get({ maxAttempts: 1 }), { status: 503 });
     assert.equal(attempts.filter((a) => a.endsWith('/accounts/balance #1')).length, 1);
     assert.equal(attempts.filter((a) => a.includes('/accounts/balance')).length, 1);
+  });
+
+  test('admin.with(options): per-call options for the admin client', async () => {
+    const seen: string[] = [];
+    const admin = new Admin({
+      adminKey: ADMIN_KEY,
+      baseUrl: `${s.server.url}/admin`,
+      fetch: s.fetch,
+      onRequest: (info) => {
+        seen.push(`${new URL(info.url).pathname} ${info.headers['x-trace'] ?? '-'}`);
+      },
+    });
+    const traced = admin.with({ headers: { 'x-trace': 'ops-1' } });
+    assert.ok((await traced.accounts.list({ size: 1 })).items.length > 0);
+    await admin.accounts.list({ size: 1 });
+    assert.deepEqual(seen, ['/admin/accounts ops-1', '/admin/accounts -']);
+    await assert.rejects(admin.with({ signal: AbortSignal.abort() }).ledger.audit(), {
+      errorCode: 'ABORTED',
+    });
   });
 
   test('every result carries the request id of its answer, out of the way of the data', async () => {
