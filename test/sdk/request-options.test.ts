@@ -153,6 +153,20 @@ describe('SDK per-call options, network errors and request ids', () => {
     assert.equal(attempts.filter((a) => a.includes('/accounts/balance')).length, 1);
   });
 
+  test('a 4xx answer is never retried: asking again cannot change it', async () => {
+    const { client, attempts, sleep } = counting(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
+    await assert.rejects(client.products.get(99_999), { status: 400 });
+    await assert.rejects(
+      client.countries.get('QQ'),
+      (e: unknown) => e instanceof AirgiftError && e.status >= 400 && e.status < 500,
+    );
+    assert.deepEqual(
+      attempts.filter((a) => !a.startsWith('/auth/')),
+      ['/giftcards-sandbox/products/99999 #1', '/giftcards-sandbox/countries/QQ #1'],
+    );
+    assert.deepEqual(sleep.waits, []);
+  });
+
   test('admin.with(options): per-call options for the admin client', async () => {
     const seen: string[] = [];
     const admin = new Admin({
