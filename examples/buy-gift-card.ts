@@ -17,10 +17,10 @@ await run(async () => {
   const giftcards = new GiftCards(sandbox('giftcards'));
   const productId = Number(process.argv[2] ?? 11);
 
-  const product = await giftcards.product(productId);
+  const product = await giftcards.products.get(productId);
   const unitPrice = firstPrice(product);
   // With a customIdentifier the SDK may retry the order safely: it is placed at most once.
-  let order = await giftcards.order({
+  let order = await giftcards.orders.create({
     productId,
     quantity: 1,
     unitPrice,
@@ -34,15 +34,15 @@ await run(async () => {
   // Most orders succeed at once; a PENDING or PROCESSING one is finished by the server shortly.
   for (let wait = 0; (order.status === 'PENDING' || order.status === 'PROCESSING') && wait < 60; wait++) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    order = await giftcards.transaction(order.transactionId);
+    order = await giftcards.transactions.get(order.transactionId);
   }
   if (order.status !== 'SUCCESSFUL') throw new Error(`The order ended ${order.status}; no code to show`);
 
   // Codes come back as strings with every digit, even past 2^53.
-  for (const card of await giftcards.cards(order.transactionId)) {
+  for (const card of await giftcards.orders.cards(order.transactionId)) {
     console.log(`Card number: ${card.cardNumber}`);
     console.log(`PIN code:    ${card.pinCode}`);
   }
-  const balance = await giftcards.balance();
+  const balance = await giftcards.balance.get();
   console.log(`Balance now: ${balance.balance} ${balance.currencyCode}`);
 });

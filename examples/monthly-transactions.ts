@@ -51,7 +51,7 @@ await run(async () => {
   console.log(`Gift card purchases, ${month}:`);
   let giftcardCount = 0;
   const giftcardTotal = totals();
-  for await (const t of giftcards.iterateTransactions({ ...range, size })) {
+  for await (const t of giftcards.transactions.list({ ...range, size })) {
     giftcardCount++;
     giftcardTotal.add(t.amount, t.currencyCode);
     console.log(
@@ -62,7 +62,7 @@ await run(async () => {
   console.log(`Top-ups, ${month}:`);
   let topupCount = 0;
   const topupTotal = totals();
-  for await (const t of topups.iterateTransactions({ ...range, size })) {
+  for await (const t of topups.transactions.list({ ...range, size })) {
     topupCount++;
     topupTotal.add(t.balanceInfo.cost, t.balanceInfo.currencyCode);
     console.log(

@@ -18,13 +18,13 @@ await run(async () => {
   const topups = new Topups(sandbox('topups'));
   const [phone = '+2348031234567', country = 'NG', amountArg] = process.argv.slice(2);
 
-  const operator = await topups.autoDetect(phone, country);
+  const operator = await topups.operators.autoDetect(phone, country);
   const amount = amountArg === undefined ? defaultAmount(operator) : Number(amountArg);
   console.log(
     `${phone} is served by ${operator.name} (operator ${operator.operatorId}, ${operator.denominationType}, ${operator.destinationCurrencyCode})`,
   );
 
-  const sent = await topups.topup({
+  const sent = await topups.orders.create({
     operatorId: operator.operatorId,
     amount,
     customIdentifier: newCustomIdentifier('example-topup'),

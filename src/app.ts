@@ -12,6 +12,7 @@ import { createOpenApiRegistry, docsRoutes } from './http/openapi.ts';
 import { probeRoutes } from './http/probes.ts';
 import { installAccountRateLimit, installTokenRateLimit } from './http/rate-limit.ts';
 import { principalOf } from './http/request-context.ts';
+import { withPublicRequestUrls } from './http/request-log.ts';
 import { installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
 import type { TypedApp } from './http/schemas.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
@@ -60,7 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const docsUrl = `${config.publicUrl}/docs/errors`;
   const app = Fastify({
     ...(deps.https ? { https: deps.https } : {}),
-    logger: deps.logger ?? false,
+    logger: withPublicRequestUrls(deps.logger),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     requestIdHeader: false,

@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { describeInfrastructureError, isInfrastructureError } from './errors/infrastructure-errors.ts';
@@ -148,7 +148,12 @@ function printBanner(o: {
   sandbox: { clientId: string; clientSecret: string; accountId: number; balance: number } | null;
   bases: { kind: string; environment: string | null; url: string }[];
 }) {
-  const rel = (p: string) => relative(process.cwd(), p) || p;
+  // Relative only below the working directory; elsewhere (DATA_DIR=/srv/ag, ../ag) the absolute path,
+  // which can be pasted from any directory.
+  const rel = (p: string) => {
+    const r = relative(process.cwd(), p);
+    return r && !r.startsWith('..') && !isAbsolute(r) ? r : resolve(p);
+  };
   const cacert = o.caPath ? ` --cacert ${rel(o.caPath)}` : '';
   const lines = [
     '',

@@ -1,4 +1,4 @@
-import { type CommonOptions, DEFAULT_SERVER_URL } from './options.js';
+import { type CommonOptions, DEFAULT_SERVER_URL, type RequestOptions } from './options.js';
 import { iterateArrayPages } from './paging.js';
 import { type Query, Transport } from './transport.js';
 
@@ -260,7 +260,14 @@ const enc = encodeURIComponent;
 export class Admin {
   private readonly http: Transport;
 
-  constructor(options: AdminOptions) {
+  /**
+   * `callOptions`: per-call options (signal, timeout, headers, attempts) applied to every call of
+   * this client; `admin.with(options)` makes such a client from an existing one.
+   */
+  constructor(
+    private readonly options: AdminOptions,
+    private readonly callOptions?: RequestOptions,
+  ) {
     if (!options.adminKey) throw new TypeError('adminKey is required');
     this.http = new Transport({
       ...options,
@@ -449,8 +456,18 @@ export class Admin {
     audit: () => this.get<{ discrepancies: unknown[] }>('/ledger/audit'),
   };
 
+  /**
+   * The same client with per-call options for every call made through it.
+   *
+   * @example
+   * await admin.with({ signal: AbortSignal.timeout(5000) }).accounts.list();
+   */
+  with(callOptions: RequestOptions): Admin {
+    return new Admin(this.options, { ...this.callOptions, ...callOptions });
+  }
+
   private get<T>(path: string, query?: Query): Promise<T> {
-    return this.http.json<T>({ method: 'GET', path, query });
+    return this.http.json<T>({ method: 'GET', path, query, options: this.callOptions });
   }
 
   private send<T>(
@@ -459,6 +476,6 @@ export class Admin {
     body?: unknown,
     retryable = false,
   ): Promise<T> {
-    return this.http.json<T>({ method, path, body, retryable });
+    return this.http.json<T>({ method, path, body, retryable, options: this.callOptions });
   }
 }

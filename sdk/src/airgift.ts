@@ -8,8 +8,8 @@ import { Topups } from './topups.js';
  *
  * @example
  * const airgift = new Airgift({ clientId, clientSecret, environment: 'sandbox' });
- * const balance = await airgift.topups.balance();
- * const products = await airgift.giftcards.products({ countryCode: 'US' });
+ * const balance = await airgift.topups.balance.get();
+ * const page = await airgift.giftcards.products.list({ countryCode: 'US' });
  */
 export class Airgift {
   readonly giftcards: GiftCards;

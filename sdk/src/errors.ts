@@ -1,3 +1,29 @@
+import type { OAuthErrorCode, ServerErrorCode } from './error-codes.js';
+
+/**
+ * What the SDK reports when no usable answer came: `CONNECTION_REFUSED` (nothing listens there),
+ * `CERTIFICATE_ERROR` (the server's TLS certificate is not trusted, expired or for another name; never
+ * retried), `DNS_ERROR` (the host name does not resolve), `CONNECTION_RESET`, `TIMEOUT` (no answer
+ * within `timeoutMs`), `ABORTED` (your `signal` fired; never retried), `NETWORK_ERROR` (anything else
+ * the network did), `INVALID_RESPONSE` (a success whose body is not JSON).
+ */
+export type ClientErrorCode =
+  | 'CONNECTION_REFUSED'
+  | 'CERTIFICATE_ERROR'
+  | 'DNS_ERROR'
+  | 'CONNECTION_RESET'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'NETWORK_ERROR'
+  | 'INVALID_RESPONSE';
+
+/**
+ * Every `errorCode` an AirgiftError can carry: the server's documented codes, the token endpoint's
+ * OAuth errors, the SDK's own, and `HTTP_<status>` for an error answer with neither envelope nor
+ * OAuth body (a proxy's page, say). A misspelt code does not compile.
+ */
+export type ErrorCode = ServerErrorCode | OAuthErrorCode | ClientErrorCode | `HTTP_${number}`;
+
 /** One field-level problem of a 400 answer, as the error envelope carries it. */
 export interface ErrorDetail {
   field: string;
@@ -6,7 +32,7 @@ export interface ErrorDetail {
 
 export interface AirgiftErrorInit {
   status: number;
-  errorCode: string;
+  errorCode: ErrorCode;
   message: string;
   details?: ErrorDetail[];
   requestId?: string | null;
@@ -20,13 +46,13 @@ export interface AirgiftErrorInit {
 /**
  * Every failure the SDK reports: an error answer of a product or admin API (the envelope
  * `{timeStamp, message, infoLink, path, errorCode, details}`), an OAuth error of the token endpoint
- * (`errorCode` is then the OAuth `error`, e.g. `invalid_client`), or a network failure after the
- * last retry (`status` 0, `errorCode` `NETWORK_ERROR`, or `TIMEOUT` when no answer came within
- * `timeoutMs`; the original error as `cause`).
+ * (`errorCode` is then the OAuth `error`, e.g. `invalid_client`), or a failure with no answer after
+ * the last retry (`status` 0, `errorCode` one of ClientErrorCode naming the cause, the message the
+ * cause's own words, the original error as `cause`).
  *
  * @example
  * try {
- *   await topups.topup({ operatorId: 1001, amount: 5, recipientPhone: { countryCode: 'NG', number: '08031234567' } });
+ *   await topups.orders.create({ operatorId: 1001, amount: 5, recipientPhone: { countryCode: 'NG', number: '08031234567' } });
  * } catch (e) {
  *   if (e instanceof AirgiftError && e.errorCode === 'PHONE_RECENTLY_RECHARGED') console.log('try again later');
  *   else throw e;
@@ -35,8 +61,8 @@ export interface AirgiftErrorInit {
 export class AirgiftError extends Error {
   /** HTTP status of the answer; 0 when no answer was received. */
   readonly status: number;
-  /** The envelope's `errorCode` (e.g. `INSUFFICIENT_BALANCE`), the OAuth `error`, or `NETWORK_ERROR`. */
-  readonly errorCode: string;
+  /** The envelope's `errorCode` (e.g. `INSUFFICIENT_BALANCE`), the OAuth `error`, or a ClientErrorCode. */
+  readonly errorCode: ErrorCode;
   /** Field-level problems of a validation error; empty when the server sent none. */
   readonly details: ErrorDetail[];
   /** The server's `X-Request-Id` of the failed request: quote it when you report a problem. */
@@ -76,7 +102,8 @@ export function errorFromAnswer(
   if (typeof b.errorCode === 'string') {
     return new AirgiftError({
       status,
-      errorCode: b.errorCode,
+      // As the server sent it: a code newer than this SDK is still passed on.
+      errorCode: b.errorCode as ErrorCode,
       message: str(b.message) ?? b.errorCode,
       details: Array.isArray(b.details) ? (b.details as ErrorDetail[]) : [],
       requestId,
@@ -89,7 +116,7 @@ export function errorFromAnswer(
   if (typeof b.error === 'string') {
     return new AirgiftError({
       status,
-      errorCode: b.error,
+      errorCode: b.error as ErrorCode,
       message: str(b.error_description) ?? b.error,
       requestId,
       path,
@@ -98,7 +125,7 @@ export function errorFromAnswer(
   }
   return new AirgiftError({
     status,
-    errorCode: `HTTP_${status}`,
+    errorCode: `HTTP_${status}` as ErrorCode,
     message: typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`,
     requestId,
     path,

@@ -40,8 +40,10 @@ export interface Product {
   denominationType: DenominationType;
   recipientCurrencyCode: string;
   minRecipientDenomination: number | null;
-  /** Spelled so by the spec (lowercase r). */
+  /** Spelled so by the spec (lowercase r); the same value as `maxRecipientDenomination`. */
   maxrecipientDenomination: number | null;
+  /** The same value as `maxrecipientDenomination`, in the spelling of its `min…` twin. */
+  maxRecipientDenomination: number | null;
   senderCurrencyCode: string;
   minSenderDenomination: number | null;
   maxSenderDenomination: number | null;
@@ -115,8 +117,10 @@ export interface GiftCardTransaction {
   };
   smsFee: number;
   totalFee: number;
-  /** Spelled so by the spec. */
+  /** Spelled so by the spec: the recipient's phone as a number, or null. */
   receipientPhone: number | null;
+  /** The recipient's phone as text (digits kept exactly), or null. */
+  recipientPhone: string | null;
   recipientEmail: string | null;
   transactionCreatedTime: string;
   preOrdered: boolean;

@@ -15,168 +15,143 @@ import type {
   RedeemCode,
 } from './giftcards-types.js';
 import { parseWithExactNumbers } from './lossless-json.js';
-import type { ClientOptions } from './options.js';
-import { DEFAULT_ITERATION_SIZE, iterateArrayPages } from './paging.js';
+import type { ClientOptions, RequestOptions } from './options.js';
+import type { PagePromise } from './page.js';
 import { ProductClient } from './product-client.js';
-import type { Query } from './transport.js';
+import { type WithRequestId, withRequestId } from './request-id.js';
 
 const enc = encodeURIComponent;
+type R<T> = Promise<WithRequestId<T>>;
 
 /**
- * The gift card service. Lists are bare arrays paged by `page`/`size`; each has an `iterate…`
- * twin that walks every page for you.
+ * The gift card service, by resource. Paged lists return a PagePromise: `await` it for one page,
+ * or `for await` it for every item across pages. Every method takes RequestOptions last.
  *
  * @example
  * const giftcards = new GiftCards({ clientId, clientSecret, environment: 'sandbox' });
- * const product = await giftcards.product(11);
- * const order = await giftcards.order({
+ * const product = await giftcards.products.get(11);
+ * const order = await giftcards.orders.create({
  *   productId: 11, quantity: 1, unitPrice: 10, senderName: 'Acme', customIdentifier: 'order-42',
  * });
- * const [card] = await giftcards.cards(order.transactionId); // card.cardNumber: exact digits, a string
+ * const [card] = await giftcards.orders.cards(order.transactionId); // card.cardNumber: exact digits, a string
  */
 export class GiftCards extends ProductClient {
   constructor(options: ClientOptions) {
     super(options, 'giftcards');
   }
 
-  /** `GET /accounts/balance`: the account's balance, shared with the top-up service. */
-  balance(): Promise<Balance> {
-    return this.get('/accounts/balance');
-  }
+  readonly balance = {
+    /** `GET /accounts/balance`: the account's balance, shared with the top-up service. */
+    get: (options?: RequestOptions): R<Balance> => this.get('/accounts/balance', undefined, options),
+  };
 
-  /** `GET /product-categories`. */
-  categories(): Promise<Category[]> {
-    return this.get('/product-categories');
-  }
+  readonly categories = {
+    /** `GET /product-categories`. */
+    list: (options?: RequestOptions): R<Category[]> => this.get('/product-categories', undefined, options),
+  };
 
-  /** `GET /countries`. */
-  countries(): Promise<Country[]> {
-    return this.get('/countries');
-  }
+  readonly countries = {
+    /** `GET /countries`. */
+    list: (options?: RequestOptions): R<Country[]> => this.get('/countries', undefined, options),
+    /** `GET /countries/{countryCode}`. */
+    get: (countryCode: string, options?: RequestOptions): R<Country> =>
+      this.get(`/countries/${enc(countryCode)}`, undefined, options),
+    /** `GET /countries/{countryCode}/products`: the products available to a country, paged. */
+    products: (countryCode: string, query: PageQuery = {}, options?: RequestOptions): PagePromise<Product> =>
+      this.arrayList(`/countries/${enc(countryCode)}/products`, { ...query }, options),
+  };
 
-  /** `GET /countries/{countryCode}`. */
-  country(countryCode: string): Promise<Country> {
-    return this.get(`/countries/${enc(countryCode)}`);
-  }
+  readonly products = {
+    /** `GET /products`: products, filtered and paged. */
+    list: (query: ProductsQuery = {}, options?: RequestOptions): PagePromise<Product> =>
+      this.arrayList('/products', { ...query }, options),
+    /** `GET /products/{productId}`. */
+    get: (productId: number, options?: RequestOptions): R<Product> =>
+      this.get(`/products/${enc(productId)}`, undefined, options),
+    /** `GET /products/{productId}/redeem-instructions`. */
+    redeemInstructions: (productId: number, options?: RequestOptions): R<ProductRedeemInstruction> =>
+      this.get(`/products/${enc(productId)}/redeem-instructions`, undefined, options),
+    /** `GET /products/{productId}/discounts`: the product's discount. */
+    discount: (productId: number, options?: RequestOptions): R<Discount> =>
+      this.get(`/products/${enc(productId)}/discounts`, undefined, options),
+  };
 
-  /** `GET /products`: one page of products, filtered. */
-  products(query: ProductsQuery = {}): Promise<Product[]> {
-    return this.get('/products', { ...query });
-  }
+  readonly redeemInstructions = {
+    /** `GET /redeem-instructions`: every brand's redeem instructions. */
+    list: (options?: RequestOptions): R<BrandRedeemInstruction[]> =>
+      this.get('/redeem-instructions', undefined, options),
+    /** `GET /brands/{brandId}/redeem-instructions`: one brand's. */
+    forBrand: (brandId: number, options?: RequestOptions): R<BrandRedeemInstruction> =>
+      this.get(`/brands/${enc(brandId)}/redeem-instructions`, undefined, options),
+    /** `GET /products/{productId}/redeem-instructions`: one product's. */
+    forProduct: (productId: number, options?: RequestOptions): R<ProductRedeemInstruction> =>
+      this.get(`/products/${enc(productId)}/redeem-instructions`, undefined, options),
+  };
 
-  /** Every product matching the filters, across pages (`size` per request, default 200). */
-  iterateProducts(query: ProductsQuery = {}): AsyncGenerator<Product, void, undefined> {
-    return this.iterate(query, (q) => this.products(q));
-  }
+  readonly discounts = {
+    /** `GET /discounts`: every discounted product, paged. */
+    list: (query: PageQuery = {}, options?: RequestOptions): PagePromise<Discount> =>
+      this.arrayList('/discounts', { ...query }, options),
+    /** `GET /products/{productId}/discounts`. */
+    forProduct: (productId: number, options?: RequestOptions): R<Discount> =>
+      this.get(`/products/${enc(productId)}/discounts`, undefined, options),
+  };
 
-  /** `GET /products/{productId}`. */
-  product(productId: number): Promise<Product> {
-    return this.get(`/products/${enc(productId)}`);
-  }
+  readonly fx = {
+    /** `GET /fx-rate`: what `amount` of recipient currency `currencyCode` costs in the account currency. */
+    rate: (currencyCode: string, amount: number | string, options?: RequestOptions): R<GiftCardFxRate> =>
+      this.get('/fx-rate', { currencyCode, amount: String(amount) }, options),
+  };
 
-  /** `GET /countries/{countryCode}/products`: one page of the products available to a country. */
-  countryProducts(countryCode: string, query: PageQuery = {}): Promise<Product[]> {
-    return this.get(`/countries/${enc(countryCode)}/products`, { ...query });
-  }
+  readonly orders = {
+    /**
+     * `POST /orders`. Retried on 429, 503 and network errors only when `customIdentifier` is given;
+     * if a retry learns the first attempt did land, that transaction is returned (placed once).
+     */
+    create: (request: OrderRequest, options?: RequestOptions): R<GiftCardTransaction> =>
+      this.placeOrder(
+        '/orders',
+        request,
+        async (customIdentifier) => {
+          const page = await this.transactions.list({ customIdentifier, size: 10 }, options);
+          const found = page.content.find((t) => t.customIdentifier === customIdentifier);
+          return found && withRequestId(found, page.requestId);
+        },
+        options,
+      ),
+    /**
+     * `GET /orders/transactions/{transactionId}/cards`: the redeem codes of a successful purchase,
+     * one per card, with `cardNumber` and `pinCode` as strings holding every digit the server sent.
+     */
+    cards: async (transactionId: number | string, options?: RequestOptions): R<RedeemCode[]> => {
+      const path = `/orders/transactions/${enc(transactionId)}/cards`;
+      const parsed = await this.http.json<unknown>({ method: 'GET', path, options }, (text) =>
+        parseWithExactNumbers(text, ['cardNumber', 'pinCode']),
+      );
+      const list = (Array.isArray(parsed) ? parsed : [parsed]) as Array<Record<string, unknown>>;
+      const cards = list.map((card) => ({
+        ...card,
+        cardNumber: card.cardNumber == null ? '' : String(card.cardNumber),
+        pinCode: card.pinCode == null ? '' : String(card.pinCode),
+      }));
+      return withRequestId(cards, parsed.requestId);
+    },
+  };
 
-  /** Every product available to a country, across pages. */
-  iterateCountryProducts(
-    countryCode: string,
-    query: PageQuery = {},
-  ): AsyncGenerator<Product, void, undefined> {
-    return this.iterate(query, (q) => this.countryProducts(countryCode, q));
-  }
-
-  /** `GET /redeem-instructions`: every brand's redeem instructions. */
-  redeemInstructions(): Promise<BrandRedeemInstruction[]> {
-    return this.get('/redeem-instructions');
-  }
-
-  /** `GET /products/{productId}/redeem-instructions`. */
-  productRedeemInstructions(productId: number): Promise<ProductRedeemInstruction> {
-    return this.get(`/products/${enc(productId)}/redeem-instructions`);
-  }
-
-  /** `GET /fx-rate`: what `amount` of recipient currency `currencyCode` costs in the account currency. */
-  fxRate(currencyCode: string, amount: number | string): Promise<GiftCardFxRate> {
-    return this.get('/fx-rate', { currencyCode, amount: String(amount) });
-  }
-
-  /** `GET /discounts`: one page of discounts. */
-  discounts(query: PageQuery = {}): Promise<Discount[]> {
-    return this.get('/discounts', { ...query });
-  }
-
-  /** Every discount, across pages. */
-  iterateDiscounts(query: PageQuery = {}): AsyncGenerator<Discount, void, undefined> {
-    return this.iterate(query, (q) => this.discounts(q));
-  }
-
-  /** `GET /products/{productId}/discounts`. */
-  productDiscount(productId: number): Promise<Discount> {
-    return this.get(`/products/${enc(productId)}/discounts`);
-  }
-
-  /** `GET /reports/transactions`: one page of the account's purchases. */
-  transactions(query: GiftCardTransactionsQuery = {}): Promise<GiftCardTransaction[]> {
-    return this.get('/reports/transactions', { ...query });
-  }
-
-  /**
-   * Every purchase matching the query, across pages.
-   *
-   * @example
-   * for await (const t of giftcards.iterateTransactions({ startDate: '2026-11-01 00:00:00', endDate: '2026-11-30 23:59:59' }))
-   *   console.log(t.transactionId, t.amount);
-   */
-  iterateTransactions(
-    query: GiftCardTransactionsQuery = {},
-  ): AsyncGenerator<GiftCardTransaction, void, undefined> {
-    return this.iterate(query, (q) => this.transactions(q));
-  }
-
-  /** `GET /reports/transactions/{transactionId}`. */
-  transaction(transactionId: number | string): Promise<GiftCardTransaction> {
-    return this.get(`/reports/transactions/${enc(transactionId)}`);
-  }
-
-  /**
-   * `POST /orders`. Retried on 429, 503 and network errors only when `customIdentifier` is given;
-   * if a retry learns the first attempt did land, that transaction is returned (placed once).
-   */
-  order(request: OrderRequest): Promise<GiftCardTransaction> {
-    return this.placeOrder('/orders', request, async (customIdentifier) => {
-      const found = await this.transactions({ customIdentifier, size: 10 });
-      return found.find((t) => t.customIdentifier === customIdentifier);
-    });
-  }
-
-  /**
-   * `GET /orders/transactions/{transactionId}/cards`: the redeem codes of a successful purchase,
-   * one per card, with `cardNumber` and `pinCode` as strings holding every digit the server sent.
-   */
-  async cards(transactionId: number | string): Promise<RedeemCode[]> {
-    const path = `/orders/transactions/${enc(transactionId)}/cards`;
-    const parsed = await this.http.json<unknown>({ method: 'GET', path }, (text) =>
-      parseWithExactNumbers(text, ['cardNumber', 'pinCode']),
-    );
-    const list = (Array.isArray(parsed) ? parsed : [parsed]) as Array<Record<string, unknown>>;
-    return list.map((card) => ({
-      ...card,
-      cardNumber: card.cardNumber == null ? '' : String(card.cardNumber),
-      pinCode: card.pinCode == null ? '' : String(card.pinCode),
-    }));
-  }
-
-  private get<T>(path: string, query?: Query): Promise<T> {
-    return this.http.json<T>({ method: 'GET', path, query });
-  }
-
-  private iterate<T, Q extends PageQuery>(query: Q, fetchPage: (q: Q) => Promise<T[]>) {
-    return iterateArrayPages(
-      (page, size) => fetchPage({ ...query, page, size }),
-      query.size ?? DEFAULT_ITERATION_SIZE,
-      query.page ?? 1,
-    );
-  }
+  readonly transactions = {
+    /**
+     * `GET /reports/transactions`: the account's purchases, paged.
+     *
+     * @example
+     * for await (const t of giftcards.transactions.list({ startDate: '2026-11-01 00:00:00', endDate: '2026-11-30 23:59:59' }))
+     *   console.log(t.transactionId, t.amount);
+     */
+    list: (
+      query: GiftCardTransactionsQuery = {},
+      options?: RequestOptions,
+    ): PagePromise<GiftCardTransaction> => this.arrayList('/reports/transactions', { ...query }, options),
+    /** `GET /reports/transactions/{transactionId}`. */
+    get: (transactionId: number | string, options?: RequestOptions): R<GiftCardTransaction> =>
+      this.get(`/reports/transactions/${enc(transactionId)}`, undefined, options),
+  };
 }

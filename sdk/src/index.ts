@@ -6,7 +6,15 @@
 export type * from './admin.js';
 export { Admin } from './admin.js';
 export { Airgift } from './airgift.js';
-export { AirgiftError, type AirgiftErrorInit, type ErrorDetail } from './errors.js';
+export type { OAuthErrorCode, ServerErrorCode } from './error-codes.js';
+export { OAUTH_ERROR_CODES, SERVER_ERROR_CODES } from './error-codes.js';
+export {
+  AirgiftError,
+  type AirgiftErrorInit,
+  type ClientErrorCode,
+  type ErrorCode,
+  type ErrorDetail,
+} from './errors.js';
 export { GiftCards } from './giftcards.js';
 export type * from './giftcards-types.js';
 export { parseWithExactNumbers, quoteNumbersOf } from './lossless-json.js';
@@ -21,10 +29,13 @@ export {
   type FetchLike,
   type FetchResponse,
   type RequestInfo,
+  type RequestOptions,
   type RetryOptions,
   resolveBases,
 } from './options.js';
-export { iterateArrayPages, iterateWrappedPages, toArray } from './paging.js';
+export { DEFAULT_PAGE_SIZE, Page, type PagePromise, toArray } from './page.js';
+export { iterateArrayPages } from './paging.js';
+export { requestIdOf, type WithRequestId } from './request-id.js';
 export { backoffDelay, retryAfterMs, retryPolicy } from './retry.js';
 export type { TokenResponse } from './token-provider.js';
 export { Topups } from './topups.js';

@@ -29,6 +29,25 @@ export interface RequestInfo {
   attempt: number;
 }
 
+/**
+ * Options of one call, the last argument of every method. They apply to that call only and win over
+ * the client's options.
+ *
+ * @example
+ * const controller = new AbortController();
+ * await airgift.topups.operators.list({ size: 50 }, { signal: controller.signal, timeoutMs: 5000 });
+ */
+export interface RequestOptions {
+  /** Cancels the call (and its retries): it fails with `errorCode` `ABORTED`, never retried. */
+  signal?: AbortSignal;
+  /** Longest wait for each attempt's answer, ms (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
+  /** Headers added to this call's request (after the client's `headers`). */
+  headers?: Record<string, string>;
+  /** Attempts in all for this call (default: the client's `retry.maxAttempts`; 1 for no retry). */
+  maxAttempts?: number;
+}
+
 export interface RetryOptions {
   /** Attempts in all, the first included (default 3; 1 turns retries off). */
   maxAttempts?: number;

@@ -1,6 +1,16 @@
-import { type ClientOptions, type ResolvedBases, resolveBases } from './options.js';
+import { type ClientOptions, type RequestOptions, type ResolvedBases, resolveBases } from './options.js';
+import {
+  arrayPage,
+  DEFAULT_PAGE_SIZE,
+  type Page,
+  type PagePromise,
+  type PageWrapper,
+  pagePromise,
+  wrappedPage,
+} from './page.js';
+import type { WithRequestId } from './request-id.js';
 import { TokenProvider, type TokenResponse } from './token-provider.js';
-import { type Call, Transport } from './transport.js';
+import { type Call, type Query, Transport } from './transport.js';
 
 /**
  * What GiftCards and Topups share: the resolved bases, the token service client and the product
@@ -39,6 +49,34 @@ export class ProductClient {
     return this.tokens.response();
   }
 
+  /** `GET` of one resource. */
+  protected get<T>(path: string, query?: Query, options?: RequestOptions): Promise<WithRequestId<T>> {
+    return this.http.json<T>({ method: 'GET', path, query, options });
+  }
+
+  /** A list served as bare arrays paged by `page`/`size` (the gift card lists). */
+  protected arrayList<T>(
+    path: string,
+    query: Query & { page?: number; size?: number },
+    options?: RequestOptions,
+  ): PagePromise<T> {
+    const size = query.size ?? DEFAULT_PAGE_SIZE;
+    const load = async (page: number): Promise<Page<T>> =>
+      arrayPage(await this.get<T[]>(path, { ...query, page, size }, options), page, size, load);
+    return pagePromise(load, query.page ?? 1);
+  }
+
+  /** A list served in the top-up wrapper (`content`, `last`, `totalPages`, ...). */
+  protected wrappedList<T>(
+    path: string,
+    query: Query & { page?: number; size?: number },
+    options?: RequestOptions,
+  ): PagePromise<T> {
+    const load = async (page: number): Promise<Page<T>> =>
+      wrappedPage(await this.get<PageWrapper<T>>(path, { ...query, page }, options), load);
+    return pagePromise(load, query.page ?? 1);
+  }
+
   /**
    * Places an order (POST). Without a customIdentifier it is sent once: a lost answer is reported,
    * never repeated. With one it may be retried; when a retry is refused (the identifier already used,
@@ -49,8 +87,9 @@ export class ProductClient {
     path: string,
     body: { customIdentifier?: string },
     lookup: (customIdentifier: string) => Promise<T | undefined>,
-  ): Promise<T> {
-    const call: Call = { method: 'POST', path, body, retryable: Boolean(body.customIdentifier) };
+    options?: RequestOptions,
+  ): Promise<WithRequestId<T>> {
+    const call: Call = { method: 'POST', path, body, retryable: Boolean(body.customIdentifier), options };
     const answer = await this.http.send(call);
     if (answer.status >= 200 && answer.status < 300) return this.http.parse<T>(answer, call);
     // A refused retry may be refused because the first attempt landed: as a duplicate
@@ -60,7 +99,7 @@ export class ProductClient {
       answer.status >= 400 && answer.status < 500 && answer.status !== 401 && answer.status !== 429;
     if (answer.attempts > 1 && refused && body.customIdentifier) {
       const placed = await lookup(body.customIdentifier);
-      if (placed !== undefined) return placed;
+      if (placed !== undefined) return placed as WithRequestId<T>;
     }
     throw this.http.error(answer, call);
   }

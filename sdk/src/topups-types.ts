@@ -4,34 +4,6 @@ export type { Balance, BalanceInfo } from './giftcards-types.js';
 
 import type { BalanceInfo } from './giftcards-types.js';
 
-/** The spec's paged list wrapper; `number` is 0-based (page=1 gives 0). */
-export interface Page<T> {
-  content: T[];
-  first: boolean;
-  last: boolean;
-  number: number;
-  numberOfElements: number;
-  size: number;
-  totalElements: number;
-  totalPages: number;
-  empty?: boolean;
-  pageable: {
-    sort: SortInfo;
-    pageSize: number;
-    pageNumber: number;
-    offset: number;
-    paged: boolean;
-    unpaged: boolean;
-  };
-  sort: SortInfo;
-}
-
-export interface SortInfo {
-  unsorted: boolean;
-  sorted: boolean;
-  empty?: boolean;
-}
-
 export interface TopupCountry {
   isoName: string;
   name: string;
@@ -44,6 +16,8 @@ export interface TopupCountry {
 
 export interface Promotion {
   promotionId: number;
+  /** The same as `promotionId` (a compatibility alias). */
+  id: number;
   operatorId: number;
   title: string;
   title2: string;
@@ -57,6 +31,8 @@ export interface Promotion {
 
 export interface Operator {
   operatorId: number;
+  /** The same as `operatorId` (a compatibility alias). */
+  id: number;
   name: string;
   bundle: boolean;
   data: boolean;
@@ -94,6 +70,8 @@ export interface Operator {
 export interface Commission {
   operator: {
     operatorId: number;
+    /** The same as `operatorId` (a compatibility alias). */
+    id: number;
     name: string;
     countryCode: string;
     status: boolean;
@@ -190,6 +168,10 @@ export interface AmountOptions {
 
 export interface OperatorsQuery extends TopupPageQuery, AmountOptions {
   simplified?: boolean;
+  /** Include RANGE operators (default true). */
+  includeRange?: boolean;
+  /** Include FIXED operators (default true). */
+  includeFixed?: boolean;
   includePin?: boolean;
   includeData?: boolean;
   includeBundles?: boolean;

@@ -1,6 +1,7 @@
-import type { ClientOptions } from './options.js';
-import { DEFAULT_ITERATION_SIZE, iterateWrappedPages } from './paging.js';
+import type { ClientOptions, RequestOptions } from './options.js';
+import type { PagePromise } from './page.js';
 import { ProductClient } from './product-client.js';
+import { type WithRequestId, withRequestId } from './request-id.js';
 import type {
   AmountOptions,
   AutoDetectQuery,
@@ -9,7 +10,6 @@ import type {
   Operator,
   OperatorsByCountryQuery,
   OperatorsQuery,
-  Page,
   Promotion,
   TopupCountry,
   TopupFxRate,
@@ -18,18 +18,18 @@ import type {
   TopupTransaction,
   TopupTransactionsQuery,
 } from './topups-types.js';
-import type { Query } from './transport.js';
 
 const enc = encodeURIComponent;
+type R<T> = Promise<WithRequestId<T>>;
 
 /**
- * The mobile top-up service. Paged lists answer the spec's wrapper (`content`, `last`,
- * `totalPages`, ...); each has an `iterate…` twin that yields every item across pages.
+ * The mobile top-up service, by resource. Paged lists return a PagePromise: `await` it for one
+ * page, or `for await` it for every item across pages. Every method takes RequestOptions last.
  *
  * @example
  * const topups = new Topups({ clientId, clientSecret, environment: 'sandbox' });
- * const operator = await topups.autoDetect('+2348031234567', 'NG');
- * const sent = await topups.topup({
+ * const operator = await topups.operators.autoDetect('+2348031234567', 'NG');
+ * const sent = await topups.orders.create({
  *   operatorId: operator.operatorId, amount: 5, customIdentifier: 'topup-42',
  *   recipientPhone: { countryCode: 'NG', number: '+2348031234567' },
  * });
@@ -39,137 +39,111 @@ export class Topups extends ProductClient {
     super(options, 'topups');
   }
 
-  /**
-   * `POST /topups`. Retried on 429, 503 and network errors only when `customIdentifier` is given;
-   * if a retry learns the first attempt did land, that transaction is returned (sent once).
-   */
-  topup(request: TopupRequest): Promise<TopupTransaction> {
-    return this.placeOrder('/topups', request, async (customIdentifier) => {
-      const found = await this.transactions({ customIdentifier, size: 10 });
-      return found.content.find((t) => t.customIdentifier === customIdentifier);
-    });
-  }
+  readonly orders = {
+    /**
+     * `POST /topups`: sends a top-up. Retried on 429, 503 and network errors only when
+     * `customIdentifier` is given; if a retry learns the first attempt did land, that transaction is
+     * returned (sent once).
+     */
+    create: (request: TopupRequest, options?: RequestOptions): R<TopupTransaction> =>
+      this.placeOrder(
+        '/topups',
+        request,
+        async (customIdentifier) => {
+          const page = await this.transactions.list({ customIdentifier, size: 10 }, options);
+          const found = page.content.find((t) => t.customIdentifier === customIdentifier);
+          return found && withRequestId(found, page.requestId);
+        },
+        options,
+      ),
+  };
 
-  /** `GET /accounts/balance`: the account's balance, shared with the gift card service. */
-  balance(): Promise<Balance> {
-    return this.get('/accounts/balance');
-  }
+  readonly balance = {
+    /** `GET /accounts/balance`: the account's balance, shared with the gift card service. */
+    get: (options?: RequestOptions): R<Balance> => this.get('/accounts/balance', undefined, options),
+  };
 
-  /** `GET /operators/commissions`: one page of every operator's commission. */
-  commissions(query: TopupPageQuery = {}): Promise<Page<Commission>> {
-    return this.get('/operators/commissions', { ...query });
-  }
+  readonly countries = {
+    /** `GET /countries`. */
+    list: (options?: RequestOptions): R<TopupCountry[]> => this.get('/countries', undefined, options),
+    /** `GET /countries/{countryIsoCode}`. */
+    get: (countryIsoCode: string, options?: RequestOptions): R<TopupCountry> =>
+      this.get(`/countries/${enc(countryIsoCode)}`, undefined, options),
+  };
 
-  /** Every operator's commission, across pages. */
-  iterateCommissions(query: TopupPageQuery = {}): AsyncGenerator<Commission, void, undefined> {
-    return this.iterate(query, (q) => this.commissions(q));
-  }
+  readonly operators = {
+    /** `GET /operators`: operators, filtered and paged. */
+    list: (query: OperatorsQuery = {}, options?: RequestOptions): PagePromise<Operator> =>
+      this.wrappedList('/operators', { ...query }, options),
+    /** `GET /operators/{operatorId}`. */
+    get: (operatorId: number, query: AmountOptions = {}, options?: RequestOptions): R<Operator> =>
+      this.get(`/operators/${enc(operatorId)}`, { ...query }, options),
+    /**
+     * `GET /operators/auto-detect/phone/{phone}/countries/{iso}`: the operator serving a number
+     * (given with or without its country prefix).
+     */
+    autoDetect: (
+      phone: string,
+      countryIsoCode: string,
+      query: AutoDetectQuery = {},
+      options?: RequestOptions,
+    ): R<Operator> =>
+      this.get(
+        `/operators/auto-detect/phone/${enc(phone)}/countries/${enc(countryIsoCode)}`,
+        { ...query },
+        options,
+      ),
+    /** `GET /operators/countries/{countryIsoCode}`: every operator of a country. */
+    byCountry: (
+      countryIsoCode: string,
+      query: OperatorsByCountryQuery = {},
+      options?: RequestOptions,
+    ): R<Operator[]> => this.get(`/operators/countries/${enc(countryIsoCode)}`, { ...query }, options),
+    /**
+     * `POST /operators/fx-rate`: what `amount` (account currency) delivers with the operator, in its
+     * destination currency. (`POST /operators/{operatorId}/fx-rate` answers the same.)
+     */
+    fxRate: (operatorId: number, amount: number, options?: RequestOptions): R<TopupFxRate> =>
+      // A POST that only reads, so it is as safe to retry as a GET.
+      this.http.json({
+        method: 'POST',
+        path: '/operators/fx-rate',
+        body: { operatorId, amount },
+        retryable: true,
+        options,
+      }),
+  };
 
-  /** `GET /operators/{operatorId}/commissions`. */
-  operatorCommission(operatorId: number): Promise<Commission> {
-    return this.get(`/operators/${enc(operatorId)}/commissions`);
-  }
+  readonly commissions = {
+    /** `GET /operators/commissions`: every operator's commission, paged. */
+    list: (query: TopupPageQuery = {}, options?: RequestOptions): PagePromise<Commission> =>
+      this.wrappedList('/operators/commissions', { ...query }, options),
+    /** `GET /operators/{operatorId}/commissions`. */
+    forOperator: (operatorId: number, options?: RequestOptions): R<Commission> =>
+      this.get(`/operators/${enc(operatorId)}/commissions`, undefined, options),
+  };
 
-  /** `POST /operators/fx-rate`: what `amount` (account currency) delivers with the operator. */
-  fxRate(operatorId: number, amount: number): Promise<TopupFxRate> {
-    // A POST that only reads, so it is as safe to retry as a GET.
-    return this.http.json({
-      method: 'POST',
-      path: '/operators/fx-rate',
-      body: { operatorId, amount },
-      retryable: true,
-    });
-  }
+  readonly promotions = {
+    /** `GET /promotions`: current promotions, paged. */
+    list: (query: TopupPageQuery = {}, options?: RequestOptions): PagePromise<Promotion> =>
+      this.wrappedList('/promotions', { ...query }, options),
+    /** `GET /promotions/{promotionId}`. */
+    get: (promotionId: number, options?: RequestOptions): R<Promotion> =>
+      this.get(`/promotions/${enc(promotionId)}`, undefined, options),
+    /** `GET /promotions/country-codes/{countryCode}`: a country's promotions. */
+    byCountry: (countryCode: string, options?: RequestOptions): R<Promotion[]> =>
+      this.get(`/promotions/country-codes/${enc(countryCode)}`, undefined, options),
+    /** `GET /promotions/operators/{operatorId}`: an operator's promotions. */
+    byOperator: (operatorId: number, options?: RequestOptions): R<Promotion[]> =>
+      this.get(`/promotions/operators/${enc(operatorId)}`, undefined, options),
+  };
 
-  /** `GET /countries`. */
-  countries(): Promise<TopupCountry[]> {
-    return this.get('/countries');
-  }
-
-  /** `GET /countries/{countryIsoCode}`. */
-  country(countryIsoCode: string): Promise<TopupCountry> {
-    return this.get(`/countries/${enc(countryIsoCode)}`);
-  }
-
-  /** `GET /operators`: one page of operators. */
-  operators(query: OperatorsQuery = {}): Promise<Page<Operator>> {
-    return this.get('/operators', { ...query });
-  }
-
-  /** Every operator matching the query, across pages. */
-  iterateOperators(query: OperatorsQuery = {}): AsyncGenerator<Operator, void, undefined> {
-    return this.iterate(query, (q) => this.operators(q));
-  }
-
-  /** `GET /operators/{operatorId}`. */
-  operator(operatorId: number, query: AmountOptions = {}): Promise<Operator> {
-    return this.get(`/operators/${enc(operatorId)}`, { ...query });
-  }
-
-  /**
-   * `GET /operators/auto-detect/phone/{phone}/countries/{iso}`: the operator serving a number
-   * (given with or without its country prefix).
-   */
-  autoDetect(phone: string, countryIsoCode: string, query: AutoDetectQuery = {}): Promise<Operator> {
-    return this.get(`/operators/auto-detect/phone/${enc(phone)}/countries/${enc(countryIsoCode)}`, {
-      ...query,
-    });
-  }
-
-  /** `GET /operators/countries/{countryIsoCode}`: every operator of a country. */
-  operatorsByCountry(countryIsoCode: string, query: OperatorsByCountryQuery = {}): Promise<Operator[]> {
-    return this.get(`/operators/countries/${enc(countryIsoCode)}`, { ...query });
-  }
-
-  /** `GET /promotions`: one page of current promotions. */
-  promotions(query: TopupPageQuery = {}): Promise<Page<Promotion>> {
-    return this.get('/promotions', { ...query });
-  }
-
-  /** Every promotion, across pages. */
-  iteratePromotions(query: TopupPageQuery = {}): AsyncGenerator<Promotion, void, undefined> {
-    return this.iterate(query, (q) => this.promotions(q));
-  }
-
-  /** `GET /promotions/{promotionId}`. */
-  promotion(promotionId: number): Promise<Promotion> {
-    return this.get(`/promotions/${enc(promotionId)}`);
-  }
-
-  /** `GET /promotions/country-codes/{countryCode}`. */
-  promotionsByCountry(countryCode: string): Promise<Promotion[]> {
-    return this.get(`/promotions/country-codes/${enc(countryCode)}`);
-  }
-
-  /** `GET /promotions/operators/{operatorId}`. */
-  promotionsByOperator(operatorId: number): Promise<Promotion[]> {
-    return this.get(`/promotions/operators/${enc(operatorId)}`);
-  }
-
-  /** `GET /topups/reports/transactions`: one page of the account's top-ups (newest first). */
-  transactions(query: TopupTransactionsQuery = {}): Promise<Page<TopupTransaction>> {
-    return this.get('/topups/reports/transactions', { ...query });
-  }
-
-  /** Every top-up matching the query, across pages. */
-  iterateTransactions(query: TopupTransactionsQuery = {}): AsyncGenerator<TopupTransaction, void, undefined> {
-    return this.iterate(query, (q) => this.transactions(q));
-  }
-
-  /** `GET /topups/reports/transactions/{transactionId}`. */
-  transaction(transactionId: number | string): Promise<TopupTransaction> {
-    return this.get(`/topups/reports/transactions/${enc(transactionId)}`);
-  }
-
-  private get<T>(path: string, query?: Query): Promise<T> {
-    return this.http.json<T>({ method: 'GET', path, query });
-  }
-
-  private iterate<T, Q extends TopupPageQuery>(query: Q, fetchPage: (q: Q) => Promise<Page<T>>) {
-    return iterateWrappedPages(
-      (page, size) => fetchPage({ ...query, page, size }),
-      query.size ?? DEFAULT_ITERATION_SIZE,
-      query.page ?? 1,
-    );
-  }
+  readonly transactions = {
+    /** `GET /topups/reports/transactions`: the account's top-ups (newest first), paged. */
+    list: (query: TopupTransactionsQuery = {}, options?: RequestOptions): PagePromise<TopupTransaction> =>
+      this.wrappedList('/topups/reports/transactions', { ...query }, options),
+    /** `GET /topups/reports/transactions/{transactionId}`. */
+    get: (transactionId: number | string, options?: RequestOptions): R<TopupTransaction> =>
+      this.get(`/topups/reports/transactions/${enc(transactionId)}`, undefined, options),
+  };
 }

@@ -1,5 +1,7 @@
 import { AirgiftError, errorFromAnswer } from './errors.js';
-import type { CommonOptions, FetchLike, RequestInfo } from './options.js';
+import { AttemptSignal, aborted, describeNetworkFailure } from './network-failure.js';
+import type { CommonOptions, FetchLike, RequestInfo, RequestOptions } from './options.js';
+import { type WithRequestId, withRequestId } from './request-id.js';
 import { backoffDelay, type RetryPolicy, retryAfterMs, retryPolicy } from './retry.js';
 
 /** Query values; `undefined` and `null` are left out, booleans sent as `true`/`false`. */
@@ -13,6 +15,8 @@ export interface Call {
   body?: unknown;
   /** Whether repeating the call is harmless, so it may be retried (default: GET only). */
   retryable?: boolean;
+  /** The caller's per-call options (signal, timeout, headers, attempts). */
+  options?: RequestOptions;
 }
 
 /** A raw answer with what the retry loop learnt on its way. */
@@ -26,7 +30,8 @@ export interface Answer {
 
 /** Supplies a bearer token; `invalidate` drops a token the server called expired. */
 export interface Authorizer {
-  token(): Promise<string>;
+  /** `options` carries the caller's signal and timeout to a token request made on its behalf. */
+  token(options?: RequestOptions): Promise<string>;
   invalidate(token: string): void;
 }
 
@@ -79,13 +84,21 @@ export class Transport {
     const url = this.url(call.path, call.query);
     const retryable = call.retryable ?? call.method === 'GET';
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    const options = call.options ?? {};
+    const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? this.policy.maxAttempts));
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     let attempt = 0;
     let refreshedToken = false;
     for (;;) {
       attempt++;
-      const headers: Record<string, string> = { accept: this.options.accept, ...this.options.headers };
+      if (options.signal?.aborted) throw aborted(call, url, options.signal.reason);
+      const headers: Record<string, string> = {
+        accept: this.options.accept,
+        ...this.options.headers,
+        ...options.headers,
+      };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const token = this.options.auth ? await this.options.auth.token() : null;
+      const token = this.options.auth ? await this.options.auth.token(options) : null;
       if (token) headers.authorization = `Bearer ${token}`;
       const info: RequestInfo = { method: call.method, url, headers, body, attempt };
       await this.options.onRequest?.(info);
@@ -94,40 +107,36 @@ export class Transport {
       let text: string;
       let requestId: string | null;
       let retryAfter: string | null;
-      const timeout = new AbortController();
-      const timer = this.timeoutMs > 0 ? setTimeout(() => timeout.abort(), this.timeoutMs) : null;
+      const attemptSignal = new AttemptSignal(timeoutMs, options.signal);
       try {
         const response = await this.fetch(url, {
           method: call.method,
           headers: info.headers,
           body,
-          signal: timeout.signal,
+          signal: attemptSignal.signal,
         });
         status = response.status;
         requestId = response.headers.get('x-request-id');
         retryAfter = response.headers.get('retry-after');
         text = await response.text();
       } catch (error) {
-        // A timeout is a network error like any other: the call may or may not have arrived.
-        if (retryable && attempt < this.policy.maxAttempts) {
+        if (options.signal?.aborted) throw aborted(call, url, options.signal.reason);
+        const failure = describeNetworkFailure(error, attemptSignal.timedOut, timeoutMs);
+        // A timeout is a network error like any other: the call may or may not have arrived. An
+        // untrusted certificate or an unknown host fails the same way every time: not retried.
+        if (retryable && failure.retryable && attempt < maxAttempts) {
           await this.policy.sleep(backoffDelay(this.policy, attempt));
           continue;
         }
-        const timedOut = timeout.signal.aborted;
-        const reason = timedOut
-          ? `no answer within ${this.timeoutMs} ms`
-          : error instanceof Error
-            ? error.message
-            : String(error);
         throw new AirgiftError({
           status: 0,
-          errorCode: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
-          message: `${call.method} ${url} failed: ${reason}`,
+          errorCode: failure.errorCode,
+          message: `${call.method} ${url} failed after ${attempt} attempt${attempt > 1 ? 's' : ''}: ${failure.reason}`,
           path: call.path,
           cause: error,
         });
       } finally {
-        if (timer !== null) clearTimeout(timer);
+        attemptSignal.dispose();
       }
 
       if (status === 401 && token && !refreshedToken && errorCodeOf(text) === 'TOKEN_EXPIRED') {
@@ -137,7 +146,7 @@ export class Transport {
         attempt--;
         continue;
       }
-      if ((status === 429 || status === 503) && retryable && attempt < this.policy.maxAttempts) {
+      if ((status === 429 || status === 503) && retryable && attempt < maxAttempts) {
         const asked = retryAfterMs(retryAfter, this.now());
         if (asked === null || asked <= this.policy.maxRetryAfterMs) {
           await this.policy.sleep(asked ?? backoffDelay(this.policy, attempt));
@@ -149,15 +158,16 @@ export class Transport {
   }
 
   /** Sends a call and parses a 2xx answer as JSON (or with `parse`); anything else throws AirgiftError. */
-  async json<T>(call: Call, parse: (text: string) => unknown = JSON.parse): Promise<T> {
+  async json<T>(call: Call, parse: (text: string) => unknown = JSON.parse): Promise<WithRequestId<T>> {
     return this.parse<T>(await this.send(call), call, parse);
   }
 
-  parse<T>(answer: Answer, call: Call, parse: (text: string) => unknown = JSON.parse): T {
+  /** A 2xx answer's parsed body, carrying the answer's request id (see `withRequestId`). */
+  parse<T>(answer: Answer, call: Call, parse: (text: string) => unknown = JSON.parse): WithRequestId<T> {
     if (answer.status < 200 || answer.status >= 300) throw this.error(answer, call);
-    if (answer.text === '') return undefined as T;
+    if (answer.text === '') return undefined as unknown as WithRequestId<T>;
     try {
-      return parse(answer.text) as T;
+      return withRequestId(parse(answer.text) as T, answer.requestId);
     } catch (error) {
       // A 2xx whose body is not JSON (a proxy's page, say): still one error type for the caller.
       throw new AirgiftError({

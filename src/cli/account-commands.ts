@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import type { Environment } from '../../sdk/src/index.ts';
+import type { AccountDetails, Environment } from '../../sdk/src/index.ts';
 import {
+  columns,
   environmentOption,
   type JsonOption,
   leaf,
@@ -79,7 +80,7 @@ export function addAccountCommands(program: Command, run: Run): void {
     .action((id: number, o: JsonOption) =>
       run(o.json, async (admin) => {
         const account = await admin.accounts.show(id);
-        return { json: account, text: table(account) };
+        return { json: account, text: accountText(account) };
       }),
     );
 
@@ -219,4 +220,30 @@ interface BalanceOptions extends JsonOption {
   environment: Environment;
   amount: string;
   reason: string;
+}
+
+/** `accounts show` for people: the account's fields, then its balances and credentials as columns. */
+function accountText(account: AccountDetails): string {
+  const { balances, credentials, ...fields } = account;
+  const balanceRows = Object.entries(balances).map(([environment, b]) => [
+    environment,
+    String(b.balance),
+    b.updatedAt ?? '-',
+  ]);
+  const credentialRows = credentials.map((c) => [
+    c.clientId,
+    c.environment,
+    c.revoked ? 'revoked' : 'active',
+    c.createdAt,
+    c.scopes.join(',') || '-',
+  ]);
+  return [
+    table(fields),
+    '',
+    `balances (${account.currencyCode})`,
+    columns(['environment', 'balance', 'updated'], balanceRows),
+    '',
+    'credentials',
+    columns(['clientId', 'environment', 'status', 'created', 'scopes'], credentialRows),
+  ].join('\n');
 }

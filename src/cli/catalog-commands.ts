@@ -11,9 +11,11 @@ function readCatalog(path: string): CatalogFile {
   if (!existsSync(path)) throw new CliError(`${path} does not exist`);
   const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
   if (!statSync(path).isDirectory()) return read(path);
-  return Object.fromEntries(
-    ['categories', 'brands', 'products'].map((k) => [k, read(join(path, `${k}.json`))]),
-  );
+  // The seed layout; a file left out is a list left out (the import takes a partial catalog).
+  const present = ['categories', 'brands', 'products'].filter((k) => existsSync(join(path, `${k}.json`)));
+  if (present.length === 0)
+    throw new CliError(`${path} holds none of categories.json, brands.json, products.json`);
+  return Object.fromEntries(present.map((k) => [k, read(join(path, `${k}.json`))]));
 }
 
 /** `catalog import|export` and `products activate|deactivate|provider`: the gift card catalog. */
@@ -21,7 +23,10 @@ export function addCatalogCommands(program: Command, run: Run): void {
   const catalog = program.command('catalog').description('the gift card catalog, in the seed format');
 
   leaf(catalog, 'import', 'add or update categories, brands and products by id')
-    .argument('<path>', "a catalog file, or a directory holding the seed's three files")
+    .argument(
+      '<path>',
+      "a catalog file (any of its three lists may be left out), or a directory of the seed's files",
+    )
     .action((path: string, o: JsonOption) =>
       run(o.json, async (admin) => {
         const counts = await admin.catalog.import(readCatalog(path));

@@ -39,9 +39,46 @@ export function environmentOption(
     .makeOptionMandatory();
 }
 
-/** An object as aligned `key value` lines. */
+/**
+ * An object as aligned `key value` lines; a nested object's fields become `parent.child` lines and
+ * an array of plain values one comma-separated value, so no raw JSON lands in the table.
+ *
+ * @example
+ * table({ accountId: 7, limits: { count: 3 }, scopes: ['a', 'b'] })
+ * // accountId          7
+ * // limits.count       3
+ * // scopes             a, b
+ */
 export function table(o: object): string {
-  return Object.entries(o)
-    .map(([k, v]) => `${k.padEnd(18)} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
-    .join('\n');
+  const lines: string[] = [];
+  const add = (key: string, v: unknown) => {
+    if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) {
+      lines.push(`${key.padEnd(18)} ${v.join(', ')}`);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, inner] of Object.entries(v)) add(`${key}.${k}`, inner);
+    } else {
+      lines.push(`${key.padEnd(18)} ${v}`);
+    }
+  };
+  for (const [k, v] of Object.entries(o)) add(k, v);
+  return lines.join('\n');
+}
+
+/**
+ * Rows as aligned columns under a header line.
+ *
+ * @example
+ * columns(['id', 'name'], [['1', 'acme'], ['22', 'globex']])
+ * // id  name
+ * // 1   acme
+ * // 22  globex
+ */
+export function columns(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
 }

@@ -10,6 +10,7 @@ export const OAUTH_ERRORS = {
   invalid_request: { status: 400 },
   unsupported_grant_type: { status: 400 },
   invalid_target: { status: 400 },
+  invalid_scope: { status: 400 },
   invalid_client: { status: 401 },
 } as const;
 

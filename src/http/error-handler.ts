@@ -122,7 +122,11 @@ export function installErrorHandling(
       return reply.code(400).send({ error: 'invalid_request', error_description: appError.message });
     }
     if (appError) {
-      if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+      // A 500 is a fault to investigate (with its stack); another 5xx is an answer the code chose
+      // (the sandbox's 503, an upstream that is down): a warning, its code and message enough.
+      if (appError.status === 500) request.log.error({ err: error }, 'request failed');
+      else if (appError.status > 500)
+        request.log.warn({ errorCode: appError.code, status: appError.status }, appError.message);
       return sendError(reply, appError, docsUrl);
     }
     request.log.error({ err: error }, 'unexpected error');

@@ -200,6 +200,12 @@ test('limits, show, list, activate: text and --json; none removes a limit', asyn
   const shown = (await airgift('accounts', 'show', id)).stdout;
   assert.match(shown, new RegExp(`^accountId +${id}$`, 'm'));
   assert.match(shown, /^dailyCountLimit +null$/m);
+  // Balances and credentials as columns, no raw JSON in the table.
+  assert.doesNotMatch(shown, /[{[]"/);
+  assert.match(shown, /^balances \(USD\)\nenvironment +balance +updated$/m);
+  assert.match(shown, /^sandbox +\d+(\.\d+)? +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/m);
+  assert.match(shown, /^credentials\nclientId +environment +status +created +scopes$/m);
+  assert.match(shown, /^ag_test_\S+ +sandbox +active +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +\S+$/m);
   const list = JSON.parse((await airgift('accounts', 'list', '--size', '500', '--json')).stdout);
   assert.ok(list.items.some((a: { accountId: number }) => a.accountId === accountId));
   assert.equal((await airgift('accounts', 'deactivate', id)).stdout, `account ${id} is INACTIVE\n`);

@@ -203,10 +203,18 @@ for (const database of databases) {
         });
         assert.equal(balance.status, 403);
         assert.equal(balance.body.errorCode, 'NOT_AUTHORIZED');
-        const giftcards = await server.admin.token(account, AUDIENCES.giftcardsSandbox);
-        const g = await server.http.get('/giftcards-sandbox/accounts/balance', { token: giftcards });
-        assert.equal(g.status, 403);
-        assert.equal(g.body.errorCode, 'NOT_AUTHORIZED');
+      });
+
+      test('a credential with no scope of a product gets no token for it -> 400 invalid_scope', async () => {
+        const account = await server.admin.createAccount({ scopes: ['read-operators'] });
+        const giftcards = await server.http.post(
+          '/auth/oauth/token',
+          tokenBody(account, AUDIENCES.giftcardsSandbox),
+        );
+        assert.equal(giftcards.status, 400);
+        assert.equal(giftcards.body.error, 'invalid_scope');
+        assert.match(giftcards.body.error_description, /no scope of the giftcards service/);
+        assert.equal(giftcards.body.access_token, undefined);
       });
 
       test('client secrets are stored only as scrypt hashes', async () => {

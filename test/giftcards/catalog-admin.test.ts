@@ -89,7 +89,12 @@ describe('catalog administration', () => {
     assert.equal(shown.body.brand.brandName, 'Example Books');
 
     const changed = { ...NEW_PRODUCT, fixedRecipientDenominations: ['20.00'], discountPercentage: '2.50' };
-    await server.admin.call('POST', '/catalog/import', { categories: [], brands: [], products: [changed] });
+    // A partial file: one product of a brand and category that exist needs only `products`.
+    const partial = await server.admin.call('POST', '/catalog/import', { products: [changed] });
+    assert.equal(partial.status, 200, partial.text);
+    assert.deepEqual(partial.body, { categories: 0, brands: 0, products: 1 });
+    const nothing = await server.admin.call('POST', '/catalog/import', {});
+    assert.equal(nothing.status, 400, 'a file with none of the three lists imports nothing: refused');
     const updated = (await client.get('/products/990840')).body;
     assert.deepEqual(updated.fixedRecipientDenominations, [20]);
     assert.equal(updated.discountPercentage, 2.5);
@@ -131,11 +136,7 @@ describe('catalog administration', () => {
     const file = join(dir, 'catalog.json');
     await writeFile(
       file,
-      JSON.stringify({
-        categories: [],
-        brands: [],
-        products: [{ ...NEW_PRODUCT, productName: 'Example Books USA' }],
-      }),
+      JSON.stringify({ products: [{ ...NEW_PRODUCT, productName: 'Example Books USA' }] }),
     );
     const imported = await airgift('catalog', 'import', file, '--json');
     assert.deepEqual(JSON.parse(imported.stdout), { categories: 0, brands: 0, products: 1 });
@@ -151,6 +152,14 @@ describe('catalog administration', () => {
     await writeFile(join(seedLike, 'products.json'), JSON.stringify([NEW_PRODUCT]));
     const fromDir = await airgift('catalog', 'import', seedLike);
     assert.match(fromDir.stdout, /imported 1 categories, 1 brands, 1 products/);
+    // A directory may hold only some of the three files.
+    const productsOnly = join(dir, 'products-only');
+    await mkdir(productsOnly);
+    await writeFile(join(productsOnly, 'products.json'), JSON.stringify([NEW_PRODUCT]));
+    assert.match(
+      (await airgift('catalog', 'import', productsOnly)).stdout,
+      /imported 0 categories, 0 brands, 1 products/,
+    );
     assert.equal((await client.get('/products/990840')).body.productName, 'Example Books US');
 
     const off = await airgift('products', 'deactivate', '1840', '--json');

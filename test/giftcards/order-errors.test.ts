@@ -120,6 +120,12 @@ describe('gift card order errors', () => {
     const answer = await poor.post('/orders', GOOD);
     assert.equal(answer.status, 403);
     assert.equal(answer.body.errorCode, 'INSUFFICIENT_BALANCE');
+    assert.match(
+      answer.body.message,
+      /^The account balance \(5 USD\) is too low for this operation, which costs \d+(\.\d+)? USD\.$/,
+    );
+    const cost = Number(/costs ([\d.]+) USD/.exec(answer.body.message)![1]);
+    assert.ok(cost > 5, `the cost named (${cost}) is what the order needed`);
     assert.equal((await poor.get('/accounts/balance')).body.balance, 5);
 
     const limited = await giftcardClient(server, { fund: 500 });

@@ -88,11 +88,11 @@ describe('sandbox fulfilment', () => {
     assert.equal(await balance(), new D(before).minus(placed.body.amount).toNumber());
     server.clock.advance(5_000);
     await runDue();
-    assert.equal(
-      (await client.get(`/reports/transactions/${placed.body.transactionId}`)).body.status,
-      'REFUNDED',
-    );
+    const refunded = (await client.get(`/reports/transactions/${placed.body.transactionId}`)).body;
+    assert.equal(refunded.status, 'REFUNDED');
     assert.equal(await balance(), before);
+    assert.equal(refunded.balanceInfo.oldBalance, before);
+    assert.equal(refunded.balanceInfo.newBalance, before, 'the balance the refund left');
     const refunds = await sql<{ amount: string }>`
       SELECT amount::text FROM ledger_entries
       WHERE kind = 'REFUND' AND product = 'giftcards' AND transaction_id = ${placed.body.transactionId}`.execute(
@@ -110,6 +110,16 @@ describe('sandbox fulfilment', () => {
     const placed = await client.post('/orders', order(25));
     assert.equal(placed.body.status, 'REFUNDED');
     assert.equal(await balance(), before);
+    // balanceInfo of a refunded order: the balance before its debit and after its refund.
+    assert.equal(placed.body.balanceInfo.oldBalance, before);
+    assert.equal(
+      placed.body.balanceInfo.newBalance,
+      before,
+      'newBalance after the refund, not after the debit',
+    );
+    assert.equal(placed.body.balanceInfo.cost, placed.body.amount);
+    const report = await client.get(`/reports/transactions/${placed.body.transactionId}`);
+    assert.deepEqual(report.body.balanceInfo, placed.body.balanceInfo);
     assert.equal((await client.get(`/orders/transactions/${placed.body.transactionId}/cards`)).status, 422);
     await runDue();
     assert.equal(await balance(), before, 'refunded once only');

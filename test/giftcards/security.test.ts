@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
+import { SignJWT } from 'jose';
+import { AUDIENCES, SIGNING_KEY, startTestServer, type TestServer } from '../harness/server.ts';
 import { ACCEPT } from './helpers.ts';
 
 // The shared security cases on every gift card route (styleguide habit 7): no token 401, a token of
@@ -34,8 +35,20 @@ describe('gift card routes: security cases', () => {
     server = await startTestServer();
     const account = await server.admin.createAccount();
     topupToken = await server.admin.token(account, AUDIENCES.topupsSandbox);
+    // The token endpoint no longer issues a token with no scope of its product (400 invalid_scope);
+    // one signed with the server's key all the same (issued before that rule, say) is still refused
+    // on every call.
     const narrow = await server.admin.createAccount({ scopes: ['read-operators'] });
-    noScopeToken = await server.admin.token(narrow, AUDIENCES.giftcardsSandbox);
+    const now = Math.floor(server.clock.now().getTime() / 1000);
+    noScopeToken = await new SignJWT({ scope: '', acc: narrow.accountId, env: 'sandbox' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer('https://localhost/auth')
+      .setSubject(narrow.clientId)
+      .setAudience(AUDIENCES.giftcardsSandbox)
+      .setJti('no-scope-token')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
+      .sign(new TextEncoder().encode(SIGNING_KEY));
   });
   after(() => server.close());
 

@@ -19,7 +19,7 @@ import { CACHE_DIR, createPostgresDatabase, loadPgliteTemplate, postgresAvailabl
  * call https://127.0.0.1:<port>/<prefix>, which the base router matches by path prefix.
  */
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
-const SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
+export const SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
 
 export interface TestServer {
   url: string;

@@ -26,15 +26,15 @@ describe('SDK endpoints', () => {
   });
   after(() => s.close());
 
-  test('gift cards: all 16 product endpoints', async () => {
-    assert.equal((await giftcards.balance()).currencyCode, 'USD');
-    const categories = await giftcards.categories();
+  test('gift cards: all 17 product endpoints', async () => {
+    assert.equal((await giftcards.balance.get()).currencyCode, 'USD');
+    const categories = await giftcards.categories.list();
     assert.ok(categories.length > 0 && typeof categories[0]!.id === 'number');
-    const countries = await giftcards.countries();
+    const countries = await giftcards.countries.list();
     assert.ok(countries.some((c) => c.isoName === 'US'));
-    assert.equal((await giftcards.country('US')).isoName, 'US');
+    assert.equal((await giftcards.countries.get('US')).isoName, 'US');
 
-    const products = await giftcards.products({
+    const { content: products } = await giftcards.products.list({
       countryCode: 'US',
       includeRange: true,
       includeFixed: true,
@@ -42,35 +42,38 @@ describe('SDK endpoints', () => {
     });
     assert.ok(products.length > 0);
     assert.ok('maxrecipientDenomination' in products[0]!, 'the spec spells it maxrecipientDenomination');
-    const byCategory = await giftcards.products({ productCategoryId: categories[0]!.id, size: 5 });
+    const byCategory = (await giftcards.products.list({ productCategoryId: categories[0]!.id, size: 5 }))
+      .content;
     assertEvery(byCategory, (p) => p.category.id === categories[0]!.id, 'products of the category');
-    const product = await giftcards.product(11);
+    const product = await giftcards.products.get(11);
     assert.equal(product.productId, 11);
     assert.equal(product.denominationType, 'FIXED');
     assertEvery(
-      await giftcards.countryProducts('US', { size: 5 }),
+      (await giftcards.countries.products('US', { size: 5 })).content,
       (p) => p.country.isoName === 'US',
       'products of US',
     );
 
-    const instructions = await giftcards.redeemInstructions();
+    const instructions = await giftcards.redeemInstructions.list();
     assert.ok(instructions.length > 0 && typeof instructions[0]!.brandId === 'number');
-    assert.equal((await giftcards.productRedeemInstructions(11)).productId, 11);
+    assert.equal((await giftcards.redeemInstructions.forProduct(11)).productId, 11);
+    const brandId = instructions[0]!.brandId;
+    assert.equal((await giftcards.redeemInstructions.forBrand(brandId)).brandId, brandId);
 
-    const fx = await giftcards.fxRate('EUR', 10);
+    const fx = await giftcards.fx.rate('EUR', 10);
     assert.equal(fx.recipientCurrency, 'EUR');
     assert.equal(fx.senderCurrency, 'USD');
     assert.equal(fx.recipientAmount, 10);
 
-    const discounts = await giftcards.discounts({ size: 3 });
+    const { content: discounts } = await giftcards.discounts.list({ size: 3 });
     assert.ok(discounts.length > 0);
     assert.equal(
-      (await giftcards.productDiscount(discounts[0]!.product.productId)).product.productId,
+      (await giftcards.discounts.forProduct(discounts[0]!.product.productId)).product.productId,
       discounts[0]!.product.productId,
     );
 
     const customIdentifier = `sdk-endpoints-${randomUUID()}`;
-    const order = await giftcards.order({
+    const order = await giftcards.orders.create({
       productId: 11,
       quantity: 2,
       unitPrice: product.fixedRecipientDenominations[0]!,
@@ -82,56 +85,56 @@ describe('SDK endpoints', () => {
     assert.equal(order.product.quantity, 2);
     assert.ok('receipientPhone' in order, 'the spec spells it receipientPhone');
     assert.equal(order.balanceInfo.cost, order.amount);
-    assert.equal((await giftcards.transaction(order.transactionId)).customIdentifier, customIdentifier);
-    const listed = await giftcards.transactions({ customIdentifier, size: 5 });
+    assert.equal((await giftcards.transactions.get(order.transactionId)).customIdentifier, customIdentifier);
+    const listed = await giftcards.transactions.list({ customIdentifier, size: 5 });
     assert.deepEqual(
-      listed.map((t) => t.transactionId),
+      listed.content.map((t) => t.transactionId),
       [order.transactionId],
     );
-    assert.equal((await giftcards.cards(order.transactionId)).length, 2);
+    assert.equal((await giftcards.orders.cards(order.transactionId)).length, 2);
   });
 
   test('top-ups: all 17 product endpoints', async () => {
-    assert.equal((await topups.balance()).currencyCode, 'USD');
-    const commissions = await topups.commissions({ size: 5 });
+    assert.equal((await topups.balance.get()).currencyCode, 'USD');
+    const commissions = await topups.commissions.list({ size: 5 });
     assert.equal(commissions.content.length, 5);
-    assert.equal(commissions.number, 0);
+    assert.equal(commissions.page, 1);
     const operatorId = commissions.content[0]!.operator.operatorId;
-    assert.equal((await topups.operatorCommission(operatorId)).operator.operatorId, operatorId);
+    assert.equal((await topups.commissions.forOperator(operatorId)).operator.operatorId, operatorId);
 
-    const countries = await topups.countries();
+    const countries = await topups.countries.list();
     assert.ok(countries.some((c) => c.isoName === 'NG'));
-    assert.equal((await topups.country('NG')).isoName, 'NG');
+    assert.equal((await topups.countries.get('NG')).isoName, 'NG');
 
-    const operators = await topups.operators({ size: 5, includeBundles: false });
+    const operators = await topups.operators.list({ size: 5, includeBundles: false });
     assert.equal(operators.content.length, 5);
-    const operator = await topups.operator(1001, { suggestedAmounts: true, suggestedAmountsMap: true });
+    const operator = await topups.operators.get(1001, { suggestedAmounts: true, suggestedAmountsMap: true });
     assert.equal(operator.operatorId, 1001);
     assert.equal(operator.denominationType, 'RANGE');
     assert.ok(Array.isArray(operator.suggestedAmounts));
-    const detected = await topups.autoDetect('+2348031234567', 'NG');
+    const detected = await topups.operators.autoDetect('+2348031234567', 'NG');
     assert.equal(detected.operatorId, 1001);
-    const nigerian = await topups.operatorsByCountry('NG', { includeBundles: true });
+    const nigerian = await topups.operators.byCountry('NG', { includeBundles: true });
     assert.ok(nigerian.some((o) => o.operatorId === 1001));
 
-    const fx = await topups.fxRate(1001, 5);
+    const fx = await topups.operators.fxRate(1001, 5);
     assert.equal(fx.id, 1001);
     assert.equal(fx.currencyCode, 'NGN');
 
-    const promotions = await topups.promotions({ size: 3 });
+    const promotions = await topups.promotions.list({ size: 3 });
     assert.ok(promotions.content.length > 0);
     const promotion = promotions.content[0]!;
-    assert.equal((await topups.promotion(promotion.promotionId)).promotionId, promotion.promotionId);
+    assert.equal((await topups.promotions.get(promotion.promotionId)).promotionId, promotion.promotionId);
     assertEvery(
-      await topups.promotionsByOperator(promotion.operatorId),
+      await topups.promotions.byOperator(promotion.operatorId),
       (p) => p.operatorId === promotion.operatorId,
       'promotions of the operator',
     );
-    const promoOperator = await topups.operator(promotion.operatorId);
-    assert.ok(Array.isArray(await topups.promotionsByCountry(promoOperator.country.isoName)));
+    const promoOperator = await topups.operators.get(promotion.operatorId);
+    assert.ok(Array.isArray(await topups.promotions.byCountry(promoOperator.country.isoName)));
 
     const customIdentifier = `sdk-endpoints-${randomUUID()}`;
-    const sent = await topups.topup({
+    const sent = await topups.orders.create({
       operatorId: 1001,
       amount: 5,
       customIdentifier,
@@ -140,8 +143,8 @@ describe('SDK endpoints', () => {
     });
     assert.equal(sent.status, 'SUCCESSFUL');
     assert.equal(sent.requestedAmount, 5);
-    assert.equal((await topups.transaction(sent.transactionId)).customIdentifier, customIdentifier);
-    const listed = await topups.transactions({
+    assert.equal((await topups.transactions.get(sent.transactionId)).customIdentifier, customIdentifier);
+    const listed = await topups.transactions.list({
       customIdentifier,
       sortBy: 'transactionDate',
       sortOrder: 'desc',
@@ -161,7 +164,7 @@ describe('SDK endpoints', () => {
     );
     const client = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', broken));
     await assert.rejects(
-      client.balance(),
+      client.balance.get(),
       /contract: GET \/giftcards-sandbox\/accounts\/balance answered 200/,
     );
   });

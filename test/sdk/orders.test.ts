@@ -48,7 +48,7 @@ describe('SDK orders', () => {
     });
     const before = await balance();
     const customIdentifier = `sdk-order-${randomUUID()}`;
-    const order = await giftcards.order({
+    const order = await giftcards.orders.create({
       productId: 11,
       quantity: 1,
       unitPrice: 10,
@@ -63,7 +63,7 @@ describe('SDK orders', () => {
       'the first attempt landed, the retry was refused as a duplicate',
     );
     assert.equal(sleep.waits.length, 1);
-    const found = await giftcards.transactions({ customIdentifier });
+    const found = (await giftcards.transactions.list({ customIdentifier })).content;
     assert.equal(found.length, 1);
     assert.equal(found[0]!.transactionId, order.transactionId);
     assert.equal(await balance(), Math.round((before - order.amount) * 100) / 100);
@@ -76,8 +76,8 @@ describe('SDK orders', () => {
       ...sandboxOptions(s.server, s.account, 'giftcards', wrapper),
       retry: { sleep: recordingSleep() },
     });
-    const error = await giftcards
-      .order({ productId: 11, quantity: 1, unitPrice: 10, senderName: 'SDK test' })
+    const error = await giftcards.orders
+      .create({ productId: 11, quantity: 1, unitPrice: 10, senderName: 'SDK test' })
       .catch((e: unknown) => e);
     assert.ok(error instanceof AirgiftError);
     assert.equal(error.errorCode, 'NETWORK_ERROR');
@@ -89,8 +89,8 @@ describe('SDK orders', () => {
     const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
     const customIdentifier = `sdk-dup-${randomUUID()}`;
     const body = { productId: 11, quantity: 1, unitPrice: 10, senderName: 'SDK test', customIdentifier };
-    await giftcards.order(body);
-    const error = await giftcards.order(body).catch((e: unknown) => e);
+    await giftcards.orders.create(body);
+    const error = await giftcards.orders.create(body).catch((e: unknown) => e);
     assert.ok(error instanceof AirgiftError);
     assert.equal(error.status, 400);
     assert.equal(error.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED');
@@ -98,13 +98,13 @@ describe('SDK orders', () => {
 
   test('card codes of 16 digits arrive exactly as the s.server wrote them', async () => {
     const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
-    const order = await giftcards.order({
+    const order = await giftcards.orders.create({
       productId: 11,
       quantity: 5,
       unitPrice: 25,
       senderName: 'SDK test',
     });
-    const cards = await giftcards.cards(order.transactionId);
+    const cards = await giftcards.orders.cards(order.transactionId);
     assert.equal(cards.length, 5);
     const token = await s.server.admin.token(s.account, AUDIENCES.giftcardsSandbox);
     const raw = await s.server.http.get(
@@ -128,13 +128,13 @@ describe('SDK orders', () => {
 
   test('codes that are not all digits pass through as the strings the s.server sent', async () => {
     const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
-    const order = await giftcards.order({
+    const order = await giftcards.orders.create({
       productId: 13,
       quantity: 2,
       unitPrice: 10,
       senderName: 'SDK test',
     });
-    const cards = await giftcards.cards(order.transactionId);
+    const cards = await giftcards.orders.cards(order.transactionId);
     assert.equal(cards.length, 2);
     for (const card of cards) {
       assert.match(card.cardNumber, /^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
@@ -150,7 +150,7 @@ describe('SDK orders', () => {
     });
     const customIdentifier = `sdk-topup-${randomUUID()}`;
     const before = await balance();
-    const sent = await topups.topup({
+    const sent = await topups.orders.create({
       operatorId: 1001,
       amount: 5,
       customIdentifier,
@@ -162,7 +162,7 @@ describe('SDK orders', () => {
       passed.sent.filter((s) => s.method === 'POST' && s.path.endsWith('/topups')).map((s) => s.status),
       [200, 400], // refused as a duplicate (or as a recent recharge of the same phone)
     );
-    const found = await topups.transactions({ customIdentifier });
+    const found = await topups.transactions.list({ customIdentifier });
     assert.equal(found.totalElements, 1);
     assert.equal(found.content[0]!.transactionId, sent.transactionId);
     assert.equal(await balance(), Math.round((before - sent.balanceInfo.cost) * 100) / 100);
@@ -176,8 +176,8 @@ describe('SDK orders', () => {
       retry: { sleep, maxAttempts: 3, random: () => 0 },
     });
     const before = await balance();
-    const error = await topups
-      .topup({
+    const error = await topups.orders
+      .create({
         operatorId: 1001,
         amount: 5,
         customIdentifier: `sdk-503-${randomUUID()}`,

@@ -75,10 +75,10 @@ describe('the @airgift/sdk package', () => {
       `import { GiftCards, AirgiftError, type Product, type RedeemCode } from '@airgift/sdk';
 const client = new GiftCards({ clientId: 'a', clientSecret: 'b', environment: 'live' });
 export async function codes(id: number): Promise<string[]> {
-  const cards: RedeemCode[] = await client.cards(id);
-  const product: Product = await client.product(1);
+  const cards: RedeemCode[] = await client.orders.cards(id);
+  const product: Product = await client.products.get(1);
   const max: number | null = product.maxrecipientDenomination;
-  try { await client.balance(); } catch (e) { if (e instanceof AirgiftError) return [e.errorCode, String(max)]; }
+  try { await client.balance.get(); } catch (e) { if (e instanceof AirgiftError) return [e.errorCode, String(max)]; }
   return cards.map((c) => c.cardNumber + c.pinCode);
 }
 `,

@@ -46,10 +46,10 @@ describe('SDK paging', () => {
   test('gift card products: every product of a country, 5 per page, in the order of one big page', async () => {
     const recorder = recordingFetch(s.fetch);
     const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', recorder));
-    const whole = await giftcards.products({ countryCode: 'US', size: 1000 });
+    const whole = (await giftcards.products.list({ countryCode: 'US', size: 1000 })).content;
     assert.ok(whole.length > 15, `only ${whole.length} US products`);
     const paged: number[] = [];
-    for await (const product of giftcards.iterateProducts({ countryCode: 'US', size: 5 })) {
+    for await (const product of giftcards.products.list({ countryCode: 'US', size: 5 })) {
       assert.equal(product.country.isoName, 'US');
       paged.push(product.productId);
     }
@@ -63,10 +63,10 @@ describe('SDK paging', () => {
   test('top-up operators: the paged wrapper, followed until the last page', async () => {
     const recorder = recordingFetch(s.fetch);
     const topups = new Topups(sandboxOptions(s.server, s.account, 'topups', recorder));
-    const first = await topups.operators({ size: 100 });
-    assert.ok(first.totalPages > 3, `only ${first.totalPages} pages`);
+    const first = await topups.operators.list({ size: 100 });
+    assert.ok(first.totalPages! > 3, `only ${first.totalPages} pages`);
     const ids: number[] = [];
-    for await (const operator of topups.iterateOperators({ size: 100, simplified: true }))
+    for await (const operator of topups.operators.list({ size: 100, simplified: true }))
       ids.push(operator.operatorId);
     assert.equal(ids.length, first.totalElements);
     assert.equal(new Set(ids).size, ids.length);
@@ -77,7 +77,37 @@ describe('SDK paging', () => {
     const recorder = recordingFetch(s.fetch);
     const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', recorder));
     let seen = 0;
-    for await (const _ of giftcards.iterateProducts({ size: 5 })) if (++seen === 7) break;
+    for await (const _ of giftcards.products.list({ size: 5 })) if (++seen === 7) break;
     assert.deepEqual(pagesAsked(recorder, '/products'), ['1', '2']);
+  });
+
+  test('one page type for both products: figures, nextPage, and for await from a page', async () => {
+    const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
+    const topups = new Topups(sandboxOptions(s.server, s.account, 'topups', s.fetch));
+    const products = await giftcards.products.list({ countryCode: 'US', size: 5 });
+    const operators = await topups.operators.list({ size: 5 });
+    for (const page of [products, operators]) {
+      assert.equal(page.page, 1);
+      assert.equal(page.size, 5);
+      assert.equal(page.first, true);
+      assert.equal(page.last, false);
+      assert.equal(page.content.length, 5);
+      assert.match(page.requestId ?? '', /\S/, "the answer's request id");
+    }
+    assert.equal(products.totalElements, null, 'gift card lists do not count');
+    assert.ok(operators.totalElements! > 5);
+    const second = await operators.nextPage();
+    assert.equal(second?.page, 2);
+    assert.notDeepEqual(
+      second?.content.map((o) => o.operatorId),
+      operators.content.map((o) => o.operatorId),
+    );
+    // Gift card transactions and top-up transactions: the same Page, not an array and a wrapper.
+    const giftcardTransactions = await giftcards.transactions.list({ size: 2 });
+    const topupTransactions = await topups.transactions.list({ size: 2 });
+    assert.equal(giftcardTransactions.constructor, topupTransactions.constructor);
+    assert.ok(Array.isArray(giftcardTransactions.content) && Array.isArray(topupTransactions.content));
+    const past = await giftcards.products.list({ countryCode: 'US', size: 5, page: 10_000 });
+    assert.deepEqual([past.content.length, past.last, await past.nextPage()], [0, true, null]);
   });
 });

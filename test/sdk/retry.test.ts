@@ -92,7 +92,7 @@ describe('SDK retries against a real server', () => {
       'network',
     ]);
     const sleep = recordingSleep();
-    const balance = await client(wrapper, sleep).balance();
+    const balance = await client(wrapper, sleep).balance.get();
     assert.equal(balance.balance, 100);
     // retry 1 after 429: Retry-After 2 s; retry 2 after 503: 100 + 0.5 × 100; retry 3: 200 + 0.5 × 200.
     assert.deepEqual(sleep.waits, [2000, 150, 300]);
@@ -103,7 +103,7 @@ describe('SDK retries against a real server', () => {
     const { wrapper } = faulty('/accounts/balance', [{ status: 429 }, { status: 429 }, { status: 503 }]);
     const sleep = recordingSleep();
     const error = await client(wrapper, sleep, 3)
-      .balance()
+      .balance.get()
       .then(
         () => assert.fail('three faults with three attempts succeeded'),
         (e: unknown) => e,
@@ -117,7 +117,7 @@ describe('SDK retries against a real server', () => {
   test('a 503 with Retry-After waits for it too', async () => {
     const { wrapper } = faulty('/accounts/balance', [{ status: 503, retryAfter: '5' }]);
     const sleep = recordingSleep();
-    assert.equal((await client(wrapper, sleep).balance()).balance, 100);
+    assert.equal((await client(wrapper, sleep).balance.get()).balance, 100);
     assert.deepEqual(sleep.waits, [5000]);
   });
 
@@ -125,7 +125,7 @@ describe('SDK retries against a real server', () => {
     const { wrapper } = faulty('/accounts/balance', [{ status: 429, retryAfter: '3600' }]);
     const sleep = recordingSleep();
     const error = await client(wrapper, sleep)
-      .balance()
+      .balance.get()
       .catch((e: unknown) => e);
     assert.ok(error instanceof AirgiftError);
     assert.equal(error.errorCode, 'RATE_LIMIT_REACHED');
@@ -144,8 +144,8 @@ describe('SDK retries against a real server', () => {
           sent.push(`${info.method} ${new URL(info.url).pathname} #${info.attempt}`);
         },
       });
-      const error = await giftcards
-        .order({ productId: 11, quantity: 1, unitPrice: 10, senderName: 'SDK test' })
+      const error = await giftcards.orders
+        .create({ productId: 11, quantity: 1, unitPrice: 10, senderName: 'SDK test' })
         .catch((e: unknown) => e);
       assert.ok(error instanceof AirgiftError, String(error));
       assert.equal(error.status, fault === 'network' ? 0 : fault.status);
@@ -158,8 +158,8 @@ describe('SDK retries against a real server', () => {
     const { wrapper } = faulty('/topups', [{ status: 503 }]);
     const sleep = recordingSleep();
     const topups = new Topups({ ...sandboxOptions(server, account, 'topups', wrapper), retry: { sleep } });
-    const error = await topups
-      .topup({ operatorId: 1001, amount: 5, recipientPhone: { countryCode: 'NG', number: '08031234567' } })
+    const error = await topups.orders
+      .create({ operatorId: 1001, amount: 5, recipientPhone: { countryCode: 'NG', number: '08031234567' } })
       .catch((e: unknown) => e);
     assert.ok(error instanceof AirgiftError);
     assert.equal(error.status, 503);
@@ -183,7 +183,7 @@ describe('SDK retries against a real server', () => {
       timeoutMs: 2_000, // generous for the real calls (the token's scrypt check on a busy machine)
       retry: { sleep, baseDelayMs: 100, random: () => 0.5 },
     });
-    assert.equal((await giftcards.balance()).balance, 100);
+    assert.equal((await giftcards.balance.get()).balance, 100);
     assert.deepEqual(sleep.waits, [75]);
 
     const once = new GiftCards({
@@ -199,7 +199,7 @@ describe('SDK retries against a real server', () => {
       timeoutMs: 50,
       retry: { maxAttempts: 1 },
     });
-    const error = await once.balance().catch((e: unknown) => e);
+    const error = await once.balance.get().catch((e: unknown) => e);
     assert.ok(error instanceof AirgiftError);
     assert.equal(error.errorCode, 'TIMEOUT');
     assert.equal(error.status, 0);
@@ -210,8 +210,8 @@ describe('SDK retries against a real server', () => {
       url.endsWith('/accounts/balance')
         ? { status: 200, headers: { get: () => 'req-html' }, text: async () => '<html>maintenance</html>' }
         : fetch(url, init);
-    const error = await new GiftCards(sandboxOptions(server, account, 'giftcards', wrapper))
-      .balance()
+    const error = await new GiftCards(sandboxOptions(server, account, 'giftcards', wrapper)).balance
+      .get()
       .catch((e: unknown) => e);
     assert.ok(error instanceof AirgiftError);
     assert.equal(error.errorCode, 'INVALID_RESPONSE');
@@ -230,7 +230,7 @@ describe('SDK retries against a real server', () => {
         info.headers['x-request-id'] = `sdk-test-${info.attempt}`;
       },
     });
-    await giftcards.balance();
+    await giftcards.balance.get();
     assert.deepEqual(attempts, [1, 2]);
     assert.equal(passed.sent.length, 2); // the token request and the balance's second attempt
   });

@@ -66,6 +66,7 @@ const product = {
   recipientCurrencyCode: true,
   minRecipientDenomination: true,
   maxrecipientDenomination: true,
+  maxRecipientDenomination: true,
   senderCurrencyCode: true,
   minSenderDenomination: true,
   maxSenderDenomination: true,
@@ -104,6 +105,7 @@ const giftcardTransaction = {
   smsFee: true,
   totalFee: true,
   receipientPhone: true,
+  recipientPhone: true,
   recipientEmail: true,
   transactionCreatedTime: true,
   preOrdered: true,
@@ -120,6 +122,7 @@ const topupCountry = {
 } satisfies Fields<TopupCountry>;
 const operator = {
   operatorId: true,
+  id: true,
   name: true,
   bundle: true,
   data: true,
@@ -160,6 +163,7 @@ const commission = {
 const topupFx = { id: true, name: true, fxRate: true, currencyCode: true } satisfies Fields<TopupFxRate>;
 const promotion = {
   promotionId: true,
+  id: true,
   operatorId: true,
   title: true,
   title2: true,
@@ -193,16 +197,15 @@ const topupTransaction = {
 } satisfies Fields<TopupTransaction>;
 const page = {
   content: true,
+  page: true,
+  size: true,
   first: true,
   last: true,
-  number: true,
-  numberOfElements: true,
-  size: true,
   totalElements: true,
   totalPages: true,
-  empty: false,
-  pageable: true,
-  sort: true,
+  requestId: true,
+  nextPage: false,
+  [Symbol.asyncIterator]: false,
 } satisfies Fields<Page<unknown>>;
 
 describe('SDK types match the server', () => {
@@ -218,20 +221,20 @@ describe('SDK types match the server', () => {
   after(() => s.close());
 
   test('gift card resources', async () => {
-    assertTypeFields('Balance', await giftcards.balance(), balance);
-    assertTypeFields('Category', (await giftcards.categories())[0], category);
-    assertTypeFields('Country', await giftcards.country('US'), country);
-    for (const p of await giftcards.products({ size: 50 }))
+    assertTypeFields('Balance', await giftcards.balance.get(), balance);
+    assertTypeFields('Category', (await giftcards.categories.list())[0], category);
+    assertTypeFields('Country', await giftcards.countries.get('US'), country);
+    for (const p of (await giftcards.products.list({ size: 50 })).content)
       assertTypeFields(`Product ${p.productId}`, p, product);
-    assertTypeFields('Product (RANGE)', await giftcards.product(12), product);
+    assertTypeFields('Product (RANGE)', await giftcards.products.get(12), product);
     assertTypeFields(
       'ProductRedeemInstruction',
-      await giftcards.productRedeemInstructions(11),
+      await giftcards.redeemInstructions.forProduct(11),
       productInstruction,
     );
-    assertTypeFields('GiftCardFxRate', await giftcards.fxRate('EUR', 10), giftcardFx);
-    assertTypeFields('Discount', (await giftcards.discounts({ size: 1 }))[0], discount);
-    const order = await giftcards.order({
+    assertTypeFields('GiftCardFxRate', await giftcards.fx.rate('EUR', 10), giftcardFx);
+    assertTypeFields('Discount', (await giftcards.discounts.list({ size: 1 })).content[0], discount);
+    const order = await giftcards.orders.create({
       productId: 11,
       quantity: 1,
       unitPrice: 10,
@@ -242,23 +245,23 @@ describe('SDK types match the server', () => {
     assertTypeFields('GiftCardTransaction (order)', order, giftcardTransaction);
     assertTypeFields(
       'GiftCardTransaction (report)',
-      await giftcards.transaction(order.transactionId),
+      await giftcards.transactions.get(order.transactionId),
       giftcardTransaction,
     );
   });
 
   test('top-up resources', async () => {
-    assertTypeFields('Balance', await topups.balance(), balance);
-    assertTypeFields('TopupCountry', await topups.country('NG'), topupCountry);
-    const operators = await topups.operators({ size: 20 });
+    assertTypeFields('Balance', await topups.balance.get(), balance);
+    assertTypeFields('TopupCountry', await topups.countries.get('NG'), topupCountry);
+    const operators = await topups.operators.list({ size: 20 });
     assertTypeFields('Page<Operator>', operators, page);
     for (const o of operators.content) assertTypeFields(`Operator ${o.operatorId}`, o, operator);
-    const commissions = await topups.commissions({ size: 5 });
+    const commissions = await topups.commissions.list({ size: 5 });
     assertTypeFields('Page<Commission>', commissions, page);
     assertTypeFields('Commission', commissions.content[0], commission);
-    assertTypeFields('TopupFxRate', await topups.fxRate(1001, 5), topupFx);
-    assertTypeFields('Promotion', (await topups.promotions({ size: 1 })).content[0], promotion);
-    const sent = await topups.topup({
+    assertTypeFields('TopupFxRate', await topups.operators.fxRate(1001, 5), topupFx);
+    assertTypeFields('Promotion', (await topups.promotions.list({ size: 1 })).content[0], promotion);
+    const sent = await topups.orders.create({
       operatorId: 1001,
       amount: 5,
       customIdentifier: `shapes-${randomUUID()}`,
@@ -267,7 +270,7 @@ describe('SDK types match the server', () => {
     assertTypeFields('TopupTransaction (top-up)', sent, topupTransaction);
     assertTypeFields(
       'TopupTransaction (report)',
-      await topups.transaction(sent.transactionId),
+      await topups.transactions.get(sent.transactionId),
       topupTransaction,
     );
   });

@@ -32,10 +32,10 @@ describe('SDK tokens', () => {
     });
     const token = await giftcards.accessToken();
     assert.equal(token.expires_in, 30);
-    assert.equal((await giftcards.balance()).balance, 100);
-    await giftcards.balance();
+    assert.equal((await giftcards.balance.get()).balance, 100);
+    await giftcards.balance.get();
     server.clock.advance(24_000); // 6 s left: still fresh (the refresh point is 3 s before expiry)
-    await giftcards.balance();
+    await giftcards.balance.get();
     assert.deepEqual(calls(recorder), [
       '/auth/oauth/token 200',
       '/giftcards-sandbox/accounts/balance 200',
@@ -43,7 +43,7 @@ describe('SDK tokens', () => {
       '/giftcards-sandbox/accounts/balance 200',
     ]);
     server.clock.advance(4_000); // under 3 s left: refreshed before use, so the server never sees it expire
-    await giftcards.balance();
+    await giftcards.balance.get();
     assert.deepEqual(calls(recorder).slice(4), [
       '/auth/oauth/token 200',
       '/giftcards-sandbox/accounts/balance 200',
@@ -55,9 +55,9 @@ describe('SDK tokens', () => {
     const recorder = recordingFetch(fetch);
     // This client keeps the real time, so only the server sees the token age.
     const topups = new Topups(sandboxOptions(server, account, 'topups', recorder));
-    await topups.balance();
+    await topups.balance.get();
     server.clock.advance(40_000);
-    assert.equal((await topups.balance()).balance, 100);
+    assert.equal((await topups.balance.get()).balance, 100);
     assert.deepEqual(calls(recorder), [
       '/auth/oauth/token 200',
       '/topups-sandbox/accounts/balance 200',
@@ -70,7 +70,7 @@ describe('SDK tokens', () => {
   test('concurrent first calls share one token request', async () => {
     const recorder = recordingFetch(fetch);
     const giftcards = new GiftCards(sandboxOptions(server, account, 'giftcards', recorder));
-    await Promise.all([giftcards.balance(), giftcards.balance(), giftcards.balance()]);
+    await Promise.all([giftcards.balance.get(), giftcards.balance.get(), giftcards.balance.get()]);
     assert.equal(recorder.sent.filter((s) => s.path === '/auth/oauth/token').length, 1);
   });
 
@@ -79,7 +79,7 @@ describe('SDK tokens', () => {
       ...sandboxOptions(server, account, 'giftcards', fetch),
       clientSecret: 'sk_test_wrong',
     });
-    const error = await giftcards.balance().then(
+    const error = await giftcards.balance.get().then(
       () => assert.fail('a wrong secret got a token'),
       (e: unknown) => e,
     );
@@ -93,7 +93,7 @@ describe('SDK tokens', () => {
   test('an error answer carries status, errorCode, message, path and the request id', async () => {
     const reader = await server.admin.createAccount({ environment: 'sandbox', scopes: ['read-operators'] });
     const topups = new Topups(sandboxOptions(server, reader, 'topups', fetch));
-    const error = await topups.balance().then(
+    const error = await topups.balance.get().then(
       () => assert.fail('a credential without read-prepaid-balance read the balance'),
       (e: unknown) => e,
     );

@@ -117,6 +117,20 @@ describe('POST /topups', () => {
     assert.equal(bad.body.errorCode, 'INVALID_AMOUNT_FOR_OPERATOR');
   });
 
+  test('a wrong amount for a FIXED PIN operator: the message names the amounts it takes', async () => {
+    const op = (await c.get('/operators/1004')).body; // MTN Nigeria PIN, FIXED
+    assert.equal(op.pin, true);
+    const bad = await c.post('/topups', { operatorId: 1004, amount: 0.37, recipientPhone: NG(ngNumber()) });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.errorCode, 'INVALID_AMOUNT_FOR_OPERATOR');
+    const amounts = op.fixedAmounts.map((a: number) => new D(a).toFixed());
+    assert.ok(amounts.length > 0 && amounts.length <= 20);
+    assert.equal(
+      bad.body.message,
+      `0.37 USD is not one of the operator's fixed amounts: ${amounts.join(', ')} USD`,
+    );
+  });
+
   test('RANGE: below min, above max and too many decimals are INVALID_AMOUNT_FOR_OPERATOR', async () => {
     for (const amount of [2.99, 200.01, 10.001]) {
       const a = await c.post('/topups', { operatorId: 1001, amount, recipientPhone: NG(ngNumber()) });

@@ -79,6 +79,14 @@ export function createTokenService(deps: TokenServiceDeps) {
       );
     }
     const scopes = scopesForProduct(credential.scopes, base.kind);
+    // A token that may call nothing on its base is no use to anyone: refuse it here, by name,
+    // rather than hand out one whose every call answers 403.
+    if (scopes.length === 0) {
+      throw new OAuthError(
+        'invalid_scope',
+        `This credential has no scope of the ${base.kind} service (its scopes: ${credential.scopes.join(' ') || 'none'}); ask for a credential with one`,
+      );
+    }
     const lifetime = deps.lifetimeSeconds[base.environment];
     const now = Math.floor(clock.now().getTime() / 1000);
     const token = await new SignJWT({

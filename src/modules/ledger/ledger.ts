@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database, Environment } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { dec, roundToMinor } from '../../lib/money.ts';
+import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
 import { canShareDebit, postDebits } from './batch-debits.ts';
 import { createOrderBatcher } from './batcher.ts';
 import { createGathering } from './gathering.ts';
@@ -19,18 +19,27 @@ import type { BalanceView, LedgerEntry, OrderDebit, Posting, PostingResult } fro
  * Invariants: balance == sum(entries) for every (account, environment); balance >= 0; entries are
  * never updated or deleted (a database trigger refuses it).
  */
-/** Why a posting moved no balance: the account has no balance there, or too little of it. */
+/**
+ * Why a posting moved no balance: the account has no balance there, or too little of it. The
+ * message names the balance and what the posting needed, so the caller knows how far short it is.
+ */
 async function refusedPosting(
   trx: Kysely<Database>,
   o: { accountId: number; environment: Environment },
+  needed: Dec,
 ): Promise<AppError> {
-  const exists = await trx
+  const found = await trx
     .selectFrom('balances')
-    .select('currency_code')
+    .select(['balance', 'currency_code'])
     .where('account_id', '=', o.accountId)
     .where('environment', '=', o.environment)
     .executeTakeFirst();
-  return new AppError(exists ? 'INSUFFICIENT_BALANCE' : 'ACCOUNT_NOT_FOUND');
+  if (!found) return new AppError('ACCOUNT_NOT_FOUND');
+  const currency = found.currency_code;
+  return new AppError(
+    'INSUFFICIENT_BALANCE',
+    `The account balance (${dec(found.balance).toFixed()} ${currency}) is too low for this operation, which costs ${needed.abs().toFixed()} ${currency}.`,
+  );
 }
 
 export function createLedger(db: Kysely<Database>, clock: Clock) {
@@ -78,7 +87,7 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
       .returning(['balance', 'currency_code'])
       .executeTakeFirst();
     if (!updated) {
-      throw await refusedPosting(trx, p);
+      throw await refusedPosting(trx, p, p.amount);
     }
     if (!roundToMinor(p.amount, updated.currency_code).equals(p.amount) || p.amount.isZero()) {
       // A programming error, not a client's: amounts are rounded by the pricing code before posting.
@@ -168,7 +177,7 @@ export function createLedger(db: Kysely<Database>, clock: Clock) {
     const row = rows[0];
     if (!row?.usageOk) throw await limitReached(trx, o, day);
     if (row.balance === null || row.currencyCode === null || row.entryId === null) {
-      throw await refusedPosting(trx, o);
+      throw await refusedPosting(trx, o, o.amount);
     }
     if (!roundToMinor(o.amount, row.currencyCode).equals(o.amount) || o.amount.lte(0)) {
       // A programming error, not a client's: amounts are rounded by the pricing code before posting.

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { TypedApp } from '../../../http/schemas.ts';
-import { CatalogFile } from './catalog-file.ts';
+import { CatalogFile, CatalogImport } from './catalog-file.ts';
 import type { CatalogService } from './catalog-service.ts';
 
 /**
@@ -23,7 +23,7 @@ const CATALOG_BODY_LIMIT = 32 * 1024 * 1024;
 export function catalogAdminRoutes(app: TypedApp, catalog: CatalogService) {
   app.post(
     '/catalog/import',
-    { schema: { body: CatalogFile, response: { 200: ImportCounts } }, bodyLimit: CATALOG_BODY_LIMIT },
+    { schema: { body: CatalogImport, response: { 200: ImportCounts } }, bodyLimit: CATALOG_BODY_LIMIT },
     (request) => catalog.import(request.body),
   );
   app.get('/catalog/export', { schema: { response: { 200: CatalogFile } } }, () => catalog.export());

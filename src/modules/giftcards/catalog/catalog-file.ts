@@ -50,7 +50,21 @@ export const CatalogFile = Type.Object({
   products: Type.Array(CatalogProduct),
 });
 
+/**
+ * What `POST /admin/catalog/import` takes: a catalog file, any of whose three lists may be left out
+ * (one product for a category and brand that exist needs only `products`); at least one is given.
+ */
+export const CatalogImport = Type.Object(
+  {
+    categories: Type.Optional(Type.Array(CatalogCategory)),
+    brands: Type.Optional(Type.Array(CatalogBrand)),
+    products: Type.Optional(Type.Array(CatalogProduct)),
+  },
+  { minProperties: 1 },
+);
+
 export type CatalogCategory = Static<typeof CatalogCategory>;
+export type CatalogImport = Static<typeof CatalogImport>;
 export type CatalogBrand = Static<typeof CatalogBrand>;
 export type CatalogProduct = Static<typeof CatalogProduct>;
 export type CatalogFile = Static<typeof CatalogFile>;

@@ -8,7 +8,7 @@ import {
   SANDBOX_BRAND,
   SANDBOX_TEST_PRODUCTS,
 } from '../fulfilment/sandbox-test-values.ts';
-import { type CatalogFile, readSeedCatalog } from './catalog-file.ts';
+import { type CatalogFile, type CatalogImport, readSeedCatalog } from './catalog-file.ts';
 import type { CatalogRepository } from './catalog-repository.ts';
 import {
   type CatalogEntry,
@@ -232,8 +232,16 @@ export function createCatalogService(deps: {
       invalidate();
     },
 
-    /** Admin import: upserts a catalog file after checking it hangs together. */
-    async import(file: CatalogFile) {
+    /**
+     * Admin import: upserts a catalog file after checking it hangs together. A list left out is an
+     * empty one: a single product needs only `products` when its category and brand exist.
+     */
+    async import(partial: CatalogImport) {
+      const file: CatalogFile = {
+        categories: partial.categories ?? [],
+        brands: partial.brands ?? [],
+        products: partial.products ?? [],
+      };
       const current = await catalog();
       const categoryIds = new Set([
         ...current.categories.map((c) => c.id),

@@ -213,7 +213,7 @@ export function createOrderService(deps: OrderServiceDeps) {
         await provider.reserve?.(trx, pending);
         refusal = first?.refusal ?? null;
         if (first?.refund) {
-          await ledger.refundOrder(trx, {
+          const refund = await ledger.refundOrder(trx, {
             accountId,
             environment,
             amount: price.amount,
@@ -221,6 +221,9 @@ export function createOrderService(deps: OrderServiceDeps) {
             transactionId,
             reason: 'gift card order refunded',
           });
+          const newBalance = refund.newBalance.toFixed();
+          await repository.setBalanceAfterRefund(trx, transactionId, newBalance, refund.at);
+          return { ...stored, new_balance: newBalance, balance_updated_at: refund.at };
         }
         return stored;
       });

@@ -87,7 +87,7 @@ export async function applyStep(
     await deps.repository.insertCards(trx, cards);
   }
   if (target === 'REFUNDED') {
-    await deps.ledger.refundOrder(trx, {
+    const refund = await deps.ledger.refundOrder(trx, {
       accountId: row.account_id,
       environment: row.environment,
       amount: dec(row.amount),
@@ -96,6 +96,7 @@ export async function applyStep(
       reason:
         step.status === 'REFUSED' ? 'gift card order refused by the supplier' : 'gift card order refunded',
     });
+    await deps.repository.setBalanceAfterRefund(trx, row.id, refund.newBalance.toFixed(), refund.at);
   }
   const nextCheckAt = 'nextCheckAt' in step ? step.nextCheckAt : null;
   await deps.repository.changeStatus(trx, row.id, row.status, {

@@ -156,6 +156,20 @@ export function ordersRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** After a refund: the transaction's `balanceInfo` shows the balance the refund left. */
+    async setBalanceAfterRefund(
+      trx: Kysely<Database>,
+      id: number,
+      newBalance: string,
+      at: Date,
+    ): Promise<void> {
+      await trx
+        .updateTable('giftcard_transactions')
+        .set({ new_balance: newBalance, balance_updated_at: at })
+        .where('id', '=', id)
+        .execute();
+    },
+
     async find(accountId: number, environment: Environment, id: number): Promise<TransactionRow | undefined> {
       return db
         .selectFrom('giftcard_transactions')

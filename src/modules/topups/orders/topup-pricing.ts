@@ -55,7 +55,12 @@ function checkAmount(
   }
   if (type === 'FIXED') {
     if (!fixed.some((f) => f.equals(amount))) {
-      throw refuse(`${amount.toFixed()} ${currency} is not one of the operator's fixed amounts`);
+      // Name what it takes (a PIN operator sells set values only); a long list is cut short.
+      const listed = fixed.slice(0, 20).map((f) => f.toFixed());
+      const more = fixed.length > listed.length ? `, … (${fixed.length} in all)` : '';
+      throw refuse(
+        `${amount.toFixed()} ${currency} is not one of the operator's fixed amounts: ${listed.join(', ')}${more} ${currency}`,
+      );
     }
   } else if (min === null || max === null || amount.lt(min) || amount.gt(max)) {
     throw refuse(`the amount must be from ${min?.toFixed()} to ${max?.toFixed()} ${currency}`);

@@ -1,0 +1,31 @@
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+
+/**
+ * The logger options with a request serializer that logs the URL as the client sent it: the public
+ * path (`/admin/accounts`, `/giftcards-sandbox/products`) and host, not the internal mount the
+ * request was rewritten to (`/_admin/accounts`), which no operator can look up anywhere.
+ *
+ * @example
+ * Fastify({ logger: withPublicRequestUrls({ level: 'info' }) });
+ * // {"req":{"method":"GET","url":"/admin/accounts","host":"localhost:8443",...},"msg":"incoming request"}
+ */
+export function withPublicRequestUrls(
+  logger: FastifyServerOptions['logger'] | undefined,
+): FastifyServerOptions['logger'] {
+  if (!logger || typeof logger !== 'object') return logger ?? false;
+  const options = logger as { serializers?: Record<string, unknown> };
+  return {
+    ...options,
+    serializers: { ...options.serializers, req: publicRequest },
+  } as FastifyServerOptions['logger'];
+}
+
+function publicRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.originalUrl ?? request.url,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}

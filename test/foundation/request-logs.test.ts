@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ADMIN_KEY } from '../harness/server.ts';
+import { AUDIENCES, type ServerProcess, startServerProcess } from '../harness/server-process.ts';
+
+// What the server process writes to its log at level info, read back from its stdout: request URLs
+// as the client sent them (not the internal mounts the bases are rewritten to), and a 503 the code
+// chose (the sandbox's 99993) as a warning without a stack trace.
+describe('request logs', () => {
+  let server: ServerProcess;
+  const lines = () =>
+    server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, any>);
+
+  before(async () => {
+    server = await startServerProcess({ LOG_LEVEL: 'info' });
+  });
+  after(() => server.cleanup());
+
+  test('request URLs are the public paths, not the internal mounts', async () => {
+    const listed = await server.http.get('/admin/accounts?size=1', {
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
+    assert.equal(listed.status, 200);
+    const id = listed.headers['x-request-id'];
+    const incoming = lines().find((l) => l.reqId === id && l.req);
+    assert.ok(incoming, server.output().slice(-2000));
+    assert.equal(incoming.req.url, '/admin/accounts?size=1');
+    assert.equal(incoming.req.method, 'GET');
+    assert.doesNotMatch(server.output(), /"\/_(admin|auth|giftcards|topups|shared|unmatched)\//);
+  });
+
+  test("the sandbox's 503 is a warning with its code, without a stack trace", async () => {
+    const token = await server.token(AUDIENCES.topupsSandbox);
+    const busy = await server.http.post(
+      '/topups-sandbox/topups',
+      { operatorId: 1001, amount: 5, recipientPhone: { countryCode: 'NG', number: '08031299993' } },
+      { token, headers: { accept: 'application/com.airgift.topups-v1+json' } },
+    );
+    assert.equal(busy.status, 503);
+    const id = busy.headers['x-request-id'];
+    const logged = lines().filter((l) => l.reqId === id && l.level >= 40);
+    assert.equal(logged.length, 1, JSON.stringify(logged));
+    assert.equal(logged[0]!.level, 40, 'warn, not error');
+    assert.equal(logged[0]!.errorCode, 'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT');
+    assert.equal(logged[0]!.err, undefined);
+    assert.doesNotMatch(JSON.stringify(logged[0]), /stack|at .*\.ts:\d+/);
+  });
+});

@@ -1,0 +1,257 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import ts from 'typescript';
+import { startTestServer, type TestServer } from '../harness/server.ts';
+
+// The SDK against the OpenAPI documents the server publishes: every operation of both products has
+// an SDK method (aliases named below), and the type that method returns declares every property the
+// operation's 200 schema lists, at every depth. The types are read by the TypeScript compiler from
+// the SDK source, so a field the server sends and the SDK forgets fails here.
+const SDK_INDEX = join(import.meta.dirname, '..', '..', 'sdk', 'src', 'index.ts');
+
+/** Operation -> the SDK method that calls it (for a paged list, its items are compared). */
+const METHODS: Record<'giftcards' | 'topups', Record<string, string>> = {
+  giftcards: {
+    'GET /accounts/balance': 'GiftCards["balance"]["get"]',
+    'GET /product-categories': 'GiftCards["categories"]["list"]',
+    'GET /countries': 'GiftCards["countries"]["list"]',
+    'GET /countries/{countrycode}': 'GiftCards["countries"]["get"]',
+    'GET /countries/{countrycode}/products': 'GiftCards["countries"]["products"]',
+    'GET /products': 'GiftCards["products"]["list"]',
+    'GET /products/{productId}': 'GiftCards["products"]["get"]',
+    'GET /products/{productId}/redeem-instructions': 'GiftCards["redeemInstructions"]["forProduct"]',
+    'GET /redeem-instructions': 'GiftCards["redeemInstructions"]["list"]',
+    'GET /brands/{brandId}/redeem-instructions': 'GiftCards["redeemInstructions"]["forBrand"]',
+    'GET /fx-rate': 'GiftCards["fx"]["rate"]',
+    'GET /discounts': 'GiftCards["discounts"]["list"]',
+    'GET /products/{productId}/discounts': 'GiftCards["discounts"]["forProduct"]',
+    'GET /reports/transactions': 'GiftCards["transactions"]["list"]',
+    'GET /reports/transactions/{transactionId}': 'GiftCards["transactions"]["get"]',
+    'POST /orders': 'GiftCards["orders"]["create"]',
+    'GET /orders/transactions/{transactionId}/cards': 'GiftCards["orders"]["cards"]',
+  },
+  topups: {
+    'GET /accounts/balance': 'Topups["balance"]["get"]',
+    'POST /topups': 'Topups["orders"]["create"]',
+    'GET /countries': 'Topups["countries"]["list"]',
+    'GET /countries/{countryIsoCode}': 'Topups["countries"]["get"]',
+    'GET /operators': 'Topups["operators"]["list"]',
+    'GET /operators/{operatorId}': 'Topups["operators"]["get"]',
+    'GET /operators/auto-detect/phone/{phone}/countries/{iso}': 'Topups["operators"]["autoDetect"]',
+    'GET /operators/countries/{countryIsoCode}': 'Topups["operators"]["byCountry"]',
+    'POST /operators/fx-rate': 'Topups["operators"]["fxRate"]',
+    'GET /operators/commissions': 'Topups["commissions"]["list"]',
+    'GET /operators/{operatorId}/commissions': 'Topups["commissions"]["forOperator"]',
+    'GET /promotions': 'Topups["promotions"]["list"]',
+    'GET /promotions/{promotionId}': 'Topups["promotions"]["get"]',
+    'GET /promotions/country-codes/{countryCode}': 'Topups["promotions"]["byCountry"]',
+    'GET /promotions/operators/{operatorId}': 'Topups["promotions"]["byOperator"]',
+    'GET /topups/reports/transactions': 'Topups["transactions"]["list"]',
+    'GET /topups/reports/transactions/{transactionId}': 'Topups["transactions"]["get"]',
+  },
+};
+
+/** Compatibility aliases the server keeps for other clients; the SDK calls the operation named. */
+const ALIASES: Record<string, string> = {
+  'topups GET /promotions/countries/{countryCode}': 'GET /promotions/country-codes/{countryCode}',
+  'topups POST /operators/{operatorId}/fx-rate': 'POST /operators/fx-rate',
+};
+
+/** The top-up page wrapper's fields the SDK's Page renames or leaves out, and why. */
+const PAGE_FIELDS_NOT_KEPT: Record<string, string> = {
+  number: 'Page.page, 1-based',
+  numberOfElements: 'Page.content.length',
+  pageable: 'the same figures again',
+  sort: 'lists are not sortable by this wrapper',
+  empty: 'Page.content.length === 0',
+};
+
+/** Walks a response schema and an SDK type together; returns the paths of undeclared properties. */
+function missingProperties(
+  doc: any,
+  schema: any,
+  type: ts.Type,
+  checker: ts.TypeChecker,
+  path: string,
+): string[] {
+  schema = resolve(doc, schema);
+  if (!schema || typeof schema !== 'object') return [];
+  const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])];
+  if (branches.length > 0)
+    return branches.flatMap((b: any) => missingProperties(doc, b, type, checker, path));
+  const target = checker.getNonNullableType(type);
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter(
+    (t: string) => t !== 'null',
+  );
+  if (types.includes('array') && schema.items) {
+    const element = checker.getIndexTypeOfType(target, ts.IndexKind.Number);
+    if (!element) return [`${path} (the SDK type is not an array)`];
+    return missingProperties(doc, schema.items, element, checker, `${path}[]`);
+  }
+  const missing: string[] = [];
+  for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
+    const symbol = checker.getPropertyOfType(target, name);
+    if (!symbol) {
+      missing.push(`${path}.${name}`);
+      continue;
+    }
+    const propertyType = checker.getTypeOfSymbol(symbol);
+    missing.push(...missingProperties(doc, property, propertyType, checker, `${path}.${name}`));
+  }
+  return missing;
+}
+
+function resolve(doc: any, schema: any): any {
+  while (schema && typeof schema.$ref === 'string') {
+    schema = schema.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((node: any, key: string) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  }
+  return schema;
+}
+
+function successSchema(doc: any, operation: any): any {
+  const [status] = Object.keys(operation.responses ?? {}).filter((s) => /^2\d\d$/.test(s));
+  const content = resolve(doc, operation.responses?.[status])?.content ?? {};
+  const [media] = Object.values<any>(content);
+  return media?.schema;
+}
+
+describe('the SDK covers the OpenAPI documents', () => {
+  let server: TestServer;
+  let probeDir: string;
+  const docs: Record<string, any> = {};
+
+  before(async () => {
+    server = await startTestServer();
+    for (const product of ['giftcards', 'topups'] as const) {
+      const answer = await server.http.get(`/${product}-sandbox/openapi.json`);
+      assert.equal(answer.status, 200);
+      docs[product] = answer.body;
+    }
+    probeDir = await mkdtemp(join(tmpdir(), 'airgift-sdk-openapi-'));
+  });
+  after(async () => {
+    await server.close();
+    await rm(probeDir, { recursive: true, force: true });
+  });
+
+  test('every operation of both products has an SDK method', () => {
+    const uncovered: string[] = [];
+    for (const product of ['giftcards', 'topups'] as const) {
+      for (const [path, item] of Object.entries<any>(docs[product].paths)) {
+        for (const method of Object.keys(item).filter((m) => m !== 'parameters')) {
+          const operation = `${method.toUpperCase()} ${path}`;
+          if (path.endsWith('/openapi.json') || path.endsWith('/docs')) continue;
+          if (METHODS[product][operation] || ALIASES[`${product} ${operation}`]) continue;
+          uncovered.push(`${product} ${operation}`);
+        }
+      }
+    }
+    assert.deepEqual(uncovered, [], 'operations without an SDK method (add one, and a line to METHODS)');
+  });
+
+  test("every property of every 200 schema is declared by the SDK method's return type", async () => {
+    // One probe file: a type alias per operation, the method's awaited result (a list's item type).
+    const lines = [
+      `import type { GiftCards, Topups, Page } from ${JSON.stringify(SDK_INDEX.replace(/\.ts$/, '.js'))};`,
+      // A bare array result is `E[] & { requestId }`: compare its element type E.
+      'type Plain<T> = T extends readonly (infer E)[] ? E[] : T;',
+      'type Result<F> = F extends (...args: any[]) => infer R ? Plain<Awaited<R>> : never;',
+      'type Item<F> = Result<F> extends Page<infer T> ? T : never;',
+    ];
+    const probes: Array<{ name: string; product: string; operation: string }> = [];
+    for (const product of ['giftcards', 'topups'] as const) {
+      for (const [operation, method] of Object.entries(METHODS[product])) {
+        const name = `P${probes.length}`;
+        lines.push(
+          `export type ${name} = Result<${method}>;`,
+          `export type ${name}Items = Item<${method}>[];`,
+        );
+        probes.push({ name, product, operation });
+      }
+    }
+    const probeFile = join(probeDir, 'probe.ts');
+    await writeFile(probeFile, `${lines.join('\n')}\n`);
+    const program = ts.createProgram([probeFile], {
+      strict: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: [],
+      noEmit: true,
+      skipLibCheck: true,
+    });
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    assert.deepEqual(diagnostics, [], 'the probe file does not compile');
+    const checker = program.getTypeChecker();
+    const source = program.getSourceFile(probeFile)!;
+    const aliasType = (name: string) => {
+      const declaration = source.statements.find(
+        (s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === name,
+      )!;
+      return checker.getTypeAtLocation(declaration.name);
+    };
+
+    const missing: string[] = [];
+    for (const probe of probes) {
+      const doc = docs[probe.product];
+      const [verb, path] = probe.operation.split(' ');
+      const operation = doc.paths[path]?.[verb.toLowerCase()];
+      assert.ok(operation, `${probe.product} ${probe.operation} is not in the document`);
+      const schema = resolve(doc, successSchema(doc, operation));
+      const where = `${probe.product} ${probe.operation}`;
+      if (schema?.properties?.content) {
+        // The top-up wrapper: its items against the list's item type, its figures against Page.
+        const page = aliasType(probe.name);
+        for (const field of Object.keys(schema.properties)) {
+          if (field === 'content' || PAGE_FIELDS_NOT_KEPT[field]) continue;
+          if (!checker.getPropertyOfType(page, field)) missing.push(`${where}: Page.${field}`);
+        }
+        missing.push(
+          ...missingProperties(
+            doc,
+            schema.properties.content,
+            aliasType(`${probe.name}Items`),
+            checker,
+            where,
+          ),
+        );
+      } else if (checker.getPropertyOfType(aliasType(probe.name), 'nextPage')) {
+        missing.push(...missingProperties(doc, schema, aliasType(`${probe.name}Items`), checker, where));
+      } else {
+        missing.push(...missingProperties(doc, schema, aliasType(probe.name), checker, where));
+      }
+    }
+    assert.deepEqual(missing, [], 'properties the server sends that the SDK types do not declare');
+  });
+
+  test('the walk notices a missing property (it can fail)', () => {
+    const file = ts.createSourceFile(
+      'x.ts',
+      'export type T = { a: number; b: { c: string } };',
+      ts.ScriptTarget.ES2022,
+    );
+    const host = ts.createCompilerHost({});
+    const original = host.getSourceFile;
+    host.getSourceFile = (name, ...rest) => (name === 'x.ts' ? file : original.call(host, name, ...rest));
+    const program = ts.createProgram(['x.ts'], { noLib: true, types: [] }, host);
+    const checker = program.getTypeChecker();
+    const alias = program.getSourceFile('x.ts')!.statements[0] as ts.TypeAliasDeclaration;
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'object', properties: { c: {}, d: {} } }, e: {} },
+    };
+    assert.deepEqual(missingProperties({}, schema, checker.getTypeAtLocation(alias.name), checker, 'T'), [
+      'T.b.d',
+      'T.e',
+    ]);
+  });
+});
