@@ -16,7 +16,7 @@ export function errorDocsPage(codes: Record<string, ErrorCodeInfo>): string {
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>airgift error codes</title><link rel="stylesheet" href="/docs/errors.css"></head>
+<title>airgift error codes</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/docs/errors.css"></head>
 <body><main><h1>Error codes</h1>
 <p>Every error of the gift card and top-up APIs answers the envelope
 <code>{timeStamp, message, infoLink, path, errorCode, details}</code>: <code>message</code> says what happened in

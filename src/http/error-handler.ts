@@ -122,7 +122,8 @@ export function installErrorHandling(
         .headers(unavailable.headers)
         .send({ error: 'temporarily_unavailable', error_description: unavailable.message });
     }
-    const appError = error instanceof AppError ? error : fromFastifyError(error, request.headers['content-type']);
+    const appError =
+      error instanceof AppError ? error : fromFastifyError(error, request.headers['content-type']);
     if (appError && request.base?.kind === 'auth' && [400, 413, 415].includes(appError.status)) {
       // The token endpoint answers a bad body in OAuth's form (decisions §2), not the envelope.
       return reply.code(400).send({ error: 'invalid_request', error_description: appError.message });

@@ -54,7 +54,8 @@ export function gettingStartedPage(product: Product, bases: Base[], root: string
   const auth = bases.find((b) => b.kind === 'auth');
   const name = product === 'giftcards' ? 'gift card' : 'mobile top-up';
   const first = FIRST_CALL[product];
-  const code = (s: string) => `<pre><code>${escapeHtml(s)}</code></pre>`;
+  // tabindex: a scrollable region must be reachable by keyboard.
+  const code = (s: string) => `<pre tabindex="0"><code>${escapeHtml(s)}</code></pre>`;
   const body = `<h1>Getting started with the ${name} API</h1>
 <ol>
 <li><a href="#credentials">Get credentials</a></li><li><a href="#token">Get a token for this base</a></li>

@@ -120,7 +120,14 @@ function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], 
     const key = `${route.method} ${path}`;
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = lifter.lift(
-      operation(kind, route, path, options.docs?.operations[key], options.examples?.[key], options.defaultScope),
+      operation(
+        kind,
+        route,
+        path,
+        options.docs?.operations[key],
+        options.examples?.[key],
+        options.defaultScope,
+      ),
     );
   }
   const authUrl = bases.find((b) => b.kind === 'auth')?.url;
@@ -152,7 +159,9 @@ function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], 
                 `the token is for (${bases
                   .filter((b) => b.kind === kind)
                   .map((b) => `\`${b.url}\``)
-                  .join(' or ')}): a token works on that base only, and carries the scopes of this product that the credential has. ` +
+                  .join(
+                    ' or ',
+                  )}): a token works on that base only, and carries the scopes of this product that the credential has. ` +
                 'Send it as `Authorization: Bearer <access_token>`.',
               flows: {
                 clientCredentials: {
@@ -246,7 +255,8 @@ function operation(
   ];
   const responses: Record<string, unknown> = {};
   for (const [status, body] of Object.entries((schema.response ?? {}) as Record<string, unknown>)) {
-    const recorded = example && String(example.response.status) === status ? example.response.body : undefined;
+    const recorded =
+      example && String(example.response.status) === status ? example.response.body : undefined;
     responses[status] = {
       description: status === '200' ? 'OK' : `Status ${status}`,
       content: {
@@ -259,7 +269,9 @@ function operation(
   if (kind === 'auth') {
     Object.assign(responses, {
       '400': oauthResponse('invalid_request, unsupported_grant_type or invalid_target (an unknown audience)'),
-      '401': oauthResponse('invalid_client: unknown client, wrong secret, revoked credential or another environment'),
+      '401': oauthResponse(
+        'invalid_client: unknown client, wrong secret, revoked credential or another environment',
+      ),
       '429': oauthResponse('Too many token requests: wait the seconds in `Retry-After`'),
       '503': oauthResponse('temporarily_unavailable: the database is away; retry after `Retry-After`'),
     });
@@ -354,7 +366,7 @@ function createLifter(named: Record<string, unknown>) {
 function describe(kind: BaseKind, docs?: ApiDocs): string {
   const lines = [
     ...(docs ? [docs.description, ''] : []),
-    'Errors answer the envelope `{timeStamp, message, infoLink, path, errorCode, details}` (the token service: OAuth\'s `{error, error_description}`); `infoLink` points at the error code\'s entry on the error page.',
+    "Errors answer the envelope `{timeStamp, message, infoLink, path, errorCode, details}` (the token service: OAuth's `{error, error_description}`); `infoLink` points at the error code's entry on the error page.",
     '',
     '| errorCode | status | meaning | what to do |',
     '|---|---|---|---|',

@@ -26,7 +26,7 @@ tr:target{background:#fff4c2}h2{margin-top:2rem}`;
 export function page(title: string, body: string, links: [string, string][], css: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><link rel="stylesheet" href="${css}"></head>
+<title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${css}"></head>
 <body><nav aria-label="Documentation">${links.map(([href, text]) => `<a href="${href}">${escapeHtml(text)}</a>`).join('')}</nav>
 <main>${body}</main></body></html>`;
 }

@@ -21,18 +21,29 @@ function scalar(): Buffer {
   return scalarBundle;
 }
 
-/** Boots Scalar from the page's data attributes: a script file, so the CSP needs no inline script. */
+/**
+ * Boots Scalar from the page's data attributes: a script file, so the CSP needs no inline script.
+ * The element is not `#api-reference` with `data-url`: the bundle would mount a second reference
+ * there by itself, with its defaults (web fonts, the cloud agent).
+ */
 const REFERENCE_JS = `(() => {
-  const el = document.getElementById('api-reference');
+  const el = document.getElementById('reference');
   Scalar.createApiReference(el, {
-    url: el.dataset.url,
+    url: el.dataset.document,
     servers: JSON.parse(el.dataset.servers),
     withDefaultFonts: false,
     hideClientButton: true,
     showDeveloperTools: 'never',
     telemetry: false,
+    // Scalar's AI agent calls its own cloud; the fonts below replace the web fonts it would fetch.
+    agent: { disabled: true },
+    // System fonts, and darker secondary text than Scalar's default (WCAG AA contrast).
+    customCss:
+      ':root{--scalar-font:system-ui,-apple-system,"Segoe UI",sans-serif;--scalar-font-code:ui-monospace,"DejaVu Sans Mono",monospace}' +
+      '.light-mode{--scalar-color-2:#3d3d3d;--scalar-color-3:#4d4d4d;--scalar-color-accent:#0b57d0;--scalar-color-green:#116329;--scalar-color-blue:#0b57d0;--scalar-color-orange:#8a4600;--scalar-color-red:#b3261e;--scalar-color-purple:#6b3fa0;--scalar-color-yellow:#6d5700}',
+    forceDarkModeState: 'light',
     hideDarkModeToggle: false,
-    defaultOpenAllTags: false,
+    defaultOpenAllTags: true,
     authentication: { preferredSecurityScheme: 'bearer' },
   });
 })();
@@ -71,7 +82,9 @@ export function sendPage(reply: FastifyReply, html: string, connect: string[] = 
 
 /** The public path of the base the request came through (`/giftcards-sandbox`), from its URL. */
 function publicRoot(request: FastifyRequest): string {
-  return originalPath(request).replace(/\/docs(?:\/.*)?$/, '').replace(/\/+$/, '');
+  return originalPath(request)
+    .replace(/\/docs(?:\/.*)?$/, '')
+    .replace(/\/+$/, '');
 }
 
 export function referencePageRoutes(app: FastifyInstance, deps: ReferencePageDeps) {
@@ -89,10 +102,10 @@ export function referencePageRoutes(app: FastifyInstance, deps: ReferencePageDep
     const title = deps.document().info.title;
     const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} — API reference</title></head>
+<title>${escapeHtml(title)} — API reference</title><link rel="icon" href="data:,"></head>
 <body>
 <noscript>This reference needs JavaScript; the document itself is <a href="${root}/openapi.json">openapi.json</a>.</noscript>
-<div id="api-reference" data-url="${root}/openapi.json" data-servers="${escapeHtml(JSON.stringify(servers))}"></div>
+<div id="reference" data-document="${root}/openapi.json" data-servers="${escapeHtml(JSON.stringify(servers))}"></div>
 <script src="${root}/docs/assets/scalar.js"></script>
 <script src="${root}/docs/assets/reference.js"></script>
 </body></html>`;

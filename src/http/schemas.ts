@@ -32,6 +32,20 @@ export const ErrorEnvelope = Type.Object({
   ),
 });
 
+/**
+ * A string with a fixed set of values, written as a JSON Schema `enum` (what OpenAPI tools show as an
+ * enum; a union of literals would be an `anyOf`).
+ *
+ * @example
+ * StringEnum(['FIXED', 'RANGE'], { description: 'How the amount is chosen' })
+ */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
 export const Balance = Type.Object({
   balance: Type.Number(),
   currencyCode: Type.String(),

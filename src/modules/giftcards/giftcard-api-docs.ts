@@ -48,7 +48,8 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
     'GET /product-categories': {
       tag: 'Catalog',
       summary: 'List product categories',
-      description: 'Every category a product can belong to (the `productCategoryId` filter of `GET /products`).',
+      description:
+        'Every category a product can belong to (the `productCategoryId` filter of `GET /products`).',
     },
     'GET /countries': {
       tag: 'Catalog',
@@ -63,7 +64,8 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
     'GET /countries/{countrycode}/products': {
       tag: 'Catalog',
       summary: 'List the products of a country',
-      description: "The active products sold in one country, priced in the account currency; paged with `page` and `size`.",
+      description:
+        'The active products sold in one country, priced in the account currency; paged with `page` and `size`.',
     },
     'GET /products': {
       tag: 'Catalog',

@@ -52,7 +52,8 @@ export const TOPUP_API_DOCS: ApiDocs = {
     'GET /accounts/balance': {
       tag: 'Account',
       summary: 'Get the account balance',
-      description: 'The balance of the account the token belongs to, in its currency. Scope `read-prepaid-balance`.',
+      description:
+        'The balance of the account the token belongs to, in its currency. Scope `read-prepaid-balance`.',
     },
     'GET /countries': {
       tag: 'Countries',
@@ -105,7 +106,8 @@ export const TOPUP_API_DOCS: ApiDocs = {
     'GET /operators/commissions': {
       tag: 'Pricing',
       summary: 'List commissions',
-      description: 'The commission percentage earned on each operator; paged. Scope `read-prepaid-commissions`.',
+      description:
+        'The commission percentage earned on each operator; paged. Scope `read-prepaid-commissions`.',
     },
     'GET /operators/{operatorId}/commissions': {
       tag: 'Pricing',
@@ -131,7 +133,8 @@ export const TOPUP_API_DOCS: ApiDocs = {
     'GET /promotions/countries/{countryCode}': {
       tag: 'Promotions',
       summary: 'List the promotions of a country (alias)',
-      description: 'The same as `GET /promotions/country-codes/{countryCode}`, under the path some SDKs call.',
+      description:
+        'The same as `GET /promotions/country-codes/{countryCode}`, under the path some SDKs call.',
       errors: ['COUNTRY_NOT_SUPPORTED'],
     },
     'GET /promotions/operators/{operatorId}': {
@@ -176,7 +179,8 @@ export const TOPUP_API_DOCS: ApiDocs = {
     'GET /topups/reports/transactions/{transactionId}': {
       tag: 'Reports',
       summary: 'Get a top-up',
-      description: 'One top-up of the account by its id. A top-up of another account is a 404. Scope `read-topups-history`.',
+      description:
+        'One top-up of the account by its id. A top-up of another account is a 404. Scope `read-topups-history`.',
     },
   },
 };

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { pagingQuery } from '../../../http/paging.ts';
-import { BalanceInfo, DateTimeText } from '../../../http/schemas.ts';
+import { BalanceInfo, DateTimeText, StringEnum } from '../../../http/schemas.ts';
 
 /**
  * The schemas of `POST /orders`, the transaction reports and the redeem codes (giftcards.md
@@ -32,7 +32,7 @@ export const Transaction = Type.Object({
   currencyCode: Type.String(),
   fee: Type.Number(),
   customIdentifier: Type.Union([Type.String(), Type.Null()]),
-  status: Type.String(),
+  status: StringEnum(['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAILED', 'REFUNDED']),
   product: Type.Object({
     productId: Type.Integer(),
     productName: Type.String(),
