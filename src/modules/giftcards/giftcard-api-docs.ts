@@ -136,7 +136,8 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
       summary: 'Get the redeem codes of an order',
       description:
         'The card numbers and PIN codes of a SUCCESSFUL transaction. Long digit strings are sent as strings so that no digit is lost. ' +
-        'A transaction of another account is a 404.',
+        'A transaction of another account is a 404; one that is not SUCCESSFUL yet is a 422.',
+      errors: ['UNPROCCESSABLE_ENTITY'],
     },
     'GET /reports/transactions': {
       tag: 'Reports',
