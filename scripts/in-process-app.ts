@@ -33,16 +33,41 @@ export async function openInProcessApp() {
   });
   const db = await openDatabase({});
   const runtime = await openRuntime(config, systemClock, db);
-  const app = await buildApp({ config, bases: runtime.bases, services: runtime.services, adminKey: runtime.adminKey });
+  const app = await buildApp({
+    config,
+    bases: runtime.bases,
+    services: runtime.services,
+    adminKey: runtime.adminKey,
+  });
   return {
-    async get(url: string, headers: Record<string, string> = {}): Promise<any> {
+    /** Any request; throws unless the answer is 200. */
+    async call(
+      method: string,
+      url: string,
+      headers: Record<string, string> = {},
+      body?: unknown,
+    ): Promise<any> {
       const answer = await app.inject({
-        method: 'GET',
+        method: method as 'GET',
         url,
-        headers: { host: HOST, 'x-forwarded-proto': 'https', ...headers },
+        headers: {
+          host: HOST,
+          'x-forwarded-proto': 'https',
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body !== undefined && { payload: JSON.stringify(body) }),
       });
-      if (answer.statusCode !== 200) throw new Error(`${url} answered ${answer.statusCode}: ${answer.body}`);
-      return answer.json();
+      if (answer.statusCode !== 200)
+        throw new Error(`${method} ${url} answered ${answer.statusCode}: ${answer.body}`);
+      const parsed = answer.json();
+      // A long card number beyond 2^53 would come back altered: refuse to hand on an inexact answer.
+      if (JSON.stringify(parsed) !== answer.body)
+        throw new Error(`${method} ${url}: the answer does not survive JSON.parse exactly`);
+      return parsed;
+    },
+    get(url: string, headers: Record<string, string> = {}): Promise<any> {
+      return this.call('GET', url, headers);
     },
     async close() {
       await app.close();

@@ -331,7 +331,10 @@ function toParameters(schema: any, where: 'path' | 'query', example?: Record<str
     required: where === 'path' || required.includes(name),
     ...(s.description && { description: s.description }),
     schema: s,
-    ...(example?.[name] !== undefined && { example: example[name] }),
+    // Path and query values are text on the wire: a recorded 10001 is "10001" for a string parameter.
+    ...(example?.[name] !== undefined && {
+      example: s.type === 'string' ? String(example[name]) : example[name],
+    }),
   }));
 }
 
