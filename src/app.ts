@@ -22,7 +22,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { newRequestId } from './lib/ids.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
-import { tokenRoutes } from './modules/auth/index.ts';
+import { TOKEN_API_DOCS, tokenRoutes } from './modules/auth/index.ts';
 import {
   catalogAdminRoutes,
   GIFTCARD_API_DOCS,
@@ -120,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       installTokenRateLimit(auth, deps.rateLimiter, config);
       tokenRoutes(auth, services.tokens);
-      docsRoutes(auth, openapi, { kind: 'auth', bases: bases.all });
+      docsRoutes(auth, openapi, { kind: 'auth', bases: bases.all, options: { docs: TOKEN_API_DOCS } });
     },
     { prefix: MOUNTS.auth },
   );
