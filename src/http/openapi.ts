@@ -167,9 +167,15 @@ function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], 
                 clientCredentials: {
                   tokenUrl: `${authUrl}/oauth/token`,
                   scopes: options.docs?.scopes ?? {},
-                  // Read by the reference page's try-it (Scalar): the token request must name its audience.
+                  // Read by the reference page's try-it (Scalar), which calls the sandbox: its token
+                  // request must name the sandbox base as audience (a live token can be pasted).
                   'x-scalar-credentials-location': 'body',
-                  'x-scalar-security-body': { audience: bases.find((b) => b.kind === kind)?.url },
+                  'x-scalar-security-body': {
+                    audience: (
+                      bases.find((b) => b.kind === kind && b.environment === 'sandbox') ??
+                      bases.find((b) => b.kind === kind)
+                    )?.url,
+                  },
                 },
               },
             },
