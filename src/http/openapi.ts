@@ -375,7 +375,7 @@ function createLifter(named: Record<string, unknown>) {
 function describe(kind: BaseKind, docs?: ApiDocs): string {
   const lines = [
     ...(docs ? [docs.description, ''] : []),
-    "Errors answer the envelope `{timeStamp, message, infoLink, path, errorCode, details}` (the token service: OAuth's `{error, error_description}`); `infoLink` points at the error code's entry on the error page.",
+    "Errors answer the envelope `{timeStamp, message, infoLink, path, errorCode, details}` (the token service: OAuth's `{error, error_description}`); `infoLink` points at the error code's entry on the [error page](/docs/errors).",
     '',
     '| errorCode | status | meaning | what to do |',
     '|---|---|---|---|',

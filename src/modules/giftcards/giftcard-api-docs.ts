@@ -15,7 +15,7 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
   description:
     'Sell digital gift cards: browse the catalog (products, countries, categories, redeem instructions, discounts), ' +
     'price an amount in your account currency, order cards and read their codes, and look up past transactions. ' +
-    'Every call needs an OAuth 2.0 access token whose audience is this base URL (see Getting started, `docs/getting-started`).',
+    'Every call needs an OAuth 2.0 access token whose audience is this base URL (see [Getting started](docs/getting-started)).',
   tags: [
     { name: 'Account', description: 'The balance of the account the token belongs to.' },
     { name: 'Catalog', description: 'Products, countries and categories, priced in the account currency.' },

@@ -18,7 +18,7 @@ export const TOPUP_API_DOCS: ApiDocs = {
   description:
     'Send mobile airtime, data and PIN top-ups: find the operator of a phone number, price an amount in the operator currency, ' +
     'send the top-up and look up past transactions, commissions and promotions. Every call needs an OAuth 2.0 access token whose ' +
-    'audience is this base URL and the scope the operation names (see Getting started, `docs/getting-started`).',
+    'audience is this base URL and the scope the operation names (see [Getting started](docs/getting-started)).',
   tags: [
     { name: 'Account', description: 'The balance of the account the token belongs to.' },
     { name: 'Countries', description: 'Countries that have operators.' },
