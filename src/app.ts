@@ -9,8 +9,11 @@ import { errorDocsPage } from './http/error-docs.ts';
 import { installErrorHandling, sendError } from './http/error-handler.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
 import { createOpenApiRegistry, docsRoutes } from './http/openapi.ts';
+import { loadRecordedExamples } from './http/openapi-examples.ts';
+import { PAGE_CSS } from './http/page-layout.ts';
 import { probeRoutes } from './http/probes.ts';
 import { installAccountRateLimit, installTokenRateLimit } from './http/rate-limit.ts';
+import { sendPage } from './http/reference-pages.ts';
 import { principalOf } from './http/request-context.ts';
 import { withPublicRequestUrls } from './http/request-log.ts';
 import { installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
@@ -20,15 +23,16 @@ import { validatorCompiler } from './http/validation.ts';
 import { newRequestId } from './lib/ids.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
-import { tokenRoutes } from './modules/auth/index.ts';
+import { TOKEN_API_DOCS, tokenRoutes } from './modules/auth/index.ts';
 import {
   catalogAdminRoutes,
+  GIFTCARD_API_DOCS,
   GIFTCARDS_DEFAULT_SCOPE,
   giftcardRoutes,
   stockAdminRoutes,
 } from './modules/giftcards/index.ts';
 import { fxAdminRoutes } from './modules/reference/index.ts';
-import { TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
+import { TOPUP_API_DOCS, TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
 import { upstreamAdminRoutes } from './modules/upstream/index.ts';
 import { webhookAdminRoutes } from './modules/webhooks/index.ts';
 import type { Readiness } from './readiness.ts';
@@ -119,20 +123,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       installTokenRateLimit(auth, deps.rateLimiter, config);
       tokenRoutes(auth, services.tokens);
-      docsRoutes(auth, openapi, 'auth', bases.all);
+      docsRoutes(auth, openapi, { kind: 'auth', bases: bases.all, options: { docs: TOKEN_API_DOCS } });
     },
     { prefix: MOUNTS.auth },
   );
 
   // Each product's routes serve its live and sandbox bases; every route needs a token for that base.
   const { accounts, giftcards, topups } = services;
-  for (const [kind, routes, defaultScope] of [
+  for (const [kind, routes, defaultScope, apiDocs] of [
     [
       'giftcards',
       (product: TypedApp) => giftcardRoutes(product, { accounts, giftcards }),
       GIFTCARDS_DEFAULT_SCOPE,
+      GIFTCARD_API_DOCS,
     ],
-    ['topups', (product: TypedApp) => topupRoutes(product, { accounts, topups }), TOPUPS_DEFAULT_SCOPE],
+    [
+      'topups',
+      (product: TypedApp) => topupRoutes(product, { accounts, topups }),
+      TOPUPS_DEFAULT_SCOPE,
+      TOPUP_API_DOCS,
+    ],
   ] as const) {
     await app.register(
       async (product) => {
@@ -147,7 +157,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           },
         });
         routes(product.withTypeProvider<TypeBoxTypeProvider>());
-        docsRoutes(product, openapi, kind, bases.all, defaultScope);
+        docsRoutes(product, openapi, {
+          kind,
+          bases: bases.all,
+          options: { defaultScope, docs: apiDocs, examples: loadRecordedExamples(kind) },
+        });
       },
       { prefix: MOUNTS[kind] },
     );
@@ -163,15 +177,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       stockAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.stock);
       upstreamAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.upstreams);
       webhookAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.webhooks.service);
-      docsRoutes(admin, openapi, 'admin', bases.all);
+      docsRoutes(admin, openapi, { kind: 'admin', bases: bases.all });
     },
     { prefix: MOUNTS.admin },
   );
 
   await app.register(
     async (shared) => {
-      shared.get('/docs/errors', async (_request, reply) =>
-        reply.type('text/html; charset=utf-8').send(errorDocsPage(ERROR_CODES)),
+      shared.get('/docs/errors', async (_request, reply) => sendPage(reply, errorDocsPage(ERROR_CODES)));
+      shared.get('/docs/errors.css', async (_request, reply) =>
+        reply.type('text/css; charset=utf-8').header('Cache-Control', 'no-cache').send(PAGE_CSS),
       );
       probeRoutes(shared, deps.readiness);
     },

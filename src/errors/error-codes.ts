@@ -139,7 +139,7 @@ export const ERROR_CODES = {
   OPERATOR_NOT_IN_SERVICE: {
     status: 422,
     message: 'The operator is not in service.',
-    fix: 'Choose another operator.',
+    fix: 'On live, top-ups need a fulfilment provider and this server has none configured: no operator will work, and nothing was debited. Use the sandbox base, or ask the operator of this server to configure live fulfilment.',
   },
   RATE_LIMIT_REACHED: {
     status: 429,

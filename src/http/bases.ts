@@ -32,8 +32,8 @@ export const MOUNTS: Record<BaseKind, string> = {
 /** Paths served on any host outside the bases (the docs of the error codes). */
 export const SHARED_MOUNT = '/_shared';
 const UNMATCHED_MOUNT = '/_unmatched';
-/** The paths of the shared mount: the error docs and the two probes. */
-const SHARED_PATHS = ['/docs/errors', '/health', '/ready'];
+/** The paths of the shared mount: the error docs (page and stylesheet) and the two probes. */
+const SHARED_PATHS = ['/docs/errors', '/docs/errors.css', '/health', '/ready'];
 
 export function basesFromConfig(config: Config): Base[] {
   const make = (kind: BaseKind, environment: Environment | null, url: string): Base => {

@@ -1,22 +1,30 @@
 import type { ErrorCodeInfo } from '../errors/error-codes.ts';
+import { inlineCode } from './page-layout.ts';
 
 /**
- * The page every `infoLink` points to: each error code with its status, meaning and fix, rendered
- * from the catalogue so the docs cannot disagree with what the server sends.
+ * The page every `infoLink` points to (`/docs/errors#CODE`): each error code with its status,
+ * meaning and fix, rendered from the catalogue so the docs cannot disagree with what the server sends.
+ * Backticked parts of the catalogue's texts are shown as code. Served on every host outside the bases,
+ * with its stylesheet at `/docs/errors.css` (the CSP allows self-hosted assets only).
  */
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 export function errorDocsPage(codes: Record<string, ErrorCodeInfo>): string {
   const rows = Object.entries(codes)
     .map(
       ([code, info]) =>
-        `<tr id="${code}"><td><code>${code}</code></td><td>${info.status}</td><td>${escapeHtml(info.message)}</td><td>${escapeHtml(info.fix)}</td></tr>`,
+        `<tr id="${code}"><th scope="row"><code>${code}</code></th><td>${info.status}</td><td>${inlineCode(info.message)}</td><td>${inlineCode(info.fix)}</td></tr>`,
     )
     .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>airgift error codes</title>
-<style>body{font:15px system-ui;margin:2rem}td,th{padding:.4rem;border-bottom:1px solid #ddd;text-align:left}</style></head>
-<body><h1>Error codes</h1><p>Every error answers <code>{timeStamp, message, infoLink, path, errorCode, details}</code>.</p>
-<table><tr><th>errorCode</th><th>status</th><th>meaning</th><th>what to do</th></tr>
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>airgift error codes</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/docs/errors.css"></head>
+<body><main><h1>Error codes</h1>
+<p>Every error of the gift card and top-up APIs answers the envelope
+<code>{timeStamp, message, infoLink, path, errorCode, details}</code>: <code>message</code> says what happened in
+this case, <code>details</code> names each field that is wrong, and <code>infoLink</code> points at the code's row
+below. The token service answers OAuth's <code>{error, error_description}</code> instead.</p>
+<table><caption>Error codes, their HTTP status, meaning and what to do</caption>
+<thead><tr><th scope="col">errorCode</th><th scope="col">status</th><th scope="col">meaning</th><th scope="col">what to do</th></tr></thead>
+<tbody>
 ${rows}
-</table></body></html>`;
+</tbody></table></main></body></html>`;
 }

@@ -44,7 +44,7 @@ export function sendError(reply: FastifyReply, error: AppError, docsUrl: string)
     .send(envelope(reply.request, error.code, error.message, error.details, docsUrl));
 }
 
-function fromFastifyError(error: FastifyError): AppError | null {
+function fromFastifyError(error: FastifyError, contentType?: string): AppError | null {
   if (error.validation) {
     const details = error.validation.map((v) => ({
       field: fieldOf(v.instancePath, v.params as Record<string, unknown>, error.validationContext),
@@ -54,7 +54,7 @@ function fromFastifyError(error: FastifyError): AppError | null {
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE');
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', unsupportedMediaTypeMessage(contentType));
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('REQUEST_TOO_LARGE');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -69,6 +69,12 @@ function fromFastifyError(error: FastifyError): AppError | null {
     return new AppError('INVALID_REQUEST', error.message);
   }
   return null;
+}
+
+/** The 415 names the type that was sent and the one to send. */
+function unsupportedMediaTypeMessage(contentType: string | undefined): string {
+  const sent = contentType?.split(';')[0].trim().slice(0, 100);
+  return `${sent ? `Content-Type ${sent} is not supported` : 'The body has no Content-Type'}: send it as JSON with Content-Type: application/json`;
 }
 
 function fieldOf(instancePath: string, params: Record<string, unknown>, context?: string): string {
@@ -116,7 +122,8 @@ export function installErrorHandling(
         .headers(unavailable.headers)
         .send({ error: 'temporarily_unavailable', error_description: unavailable.message });
     }
-    const appError = error instanceof AppError ? error : fromFastifyError(error);
+    const appError =
+      error instanceof AppError ? error : fromFastifyError(error, request.headers['content-type']);
     if (appError && request.base?.kind === 'auth' && [400, 413, 415].includes(appError.status)) {
       // The token endpoint answers a bad body in OAuth's form (decisions §2), not the envelope.
       return reply.code(400).send({ error: 'invalid_request', error_description: appError.message });

@@ -21,7 +21,10 @@ export function checkAccept(accept: string | undefined, product: Product | null)
     if (type === 'application/json' || type === '*/*' || type === 'application/*' || vendorType.test(type))
       return;
   }
-  throw new AppError('MEDIA_TYPE_NOT_ACCEPTABLE', `Cannot produce any of: ${accept}`);
+  const wanted = product
+    ? `application/json or application/com.reloadly.${product}-v1+json`
+    : 'application/json';
+  throw new AppError('MEDIA_TYPE_NOT_ACCEPTABLE', `Cannot produce any of: ${accept}; send Accept: ${wanted}`);
 }
 
 /** Bodies are JSON, under any `application/...+json` name (the vendor types included). */

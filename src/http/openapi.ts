@@ -1,7 +1,9 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { ERROR_CODES } from '../errors/error-codes.ts';
+import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.ts';
+import { OAUTH_ERRORS } from '../errors/oauth-error.ts';
 import type { Base, BaseKind } from './bases.ts';
 import { MOUNTS } from './bases.ts';
+import { referencePageRoutes } from './reference-pages.ts';
 import { ErrorEnvelope } from './schemas.ts';
 
 /**
@@ -18,6 +20,35 @@ interface CollectedRoute {
   docs: boolean;
 }
 
+/** One operation's words in the document; the schemas come from the route itself. */
+export interface OperationDocs {
+  summary: string;
+  description: string;
+  tag: string;
+  /** Error codes this operation answers besides the ones every operation of its base shares. */
+  errors?: ErrorCode[];
+}
+
+/**
+ * A base's document text: title, description, tags, the named schemas lifted into
+ * `components.schemas` (a schema equal to one of these is written as a `$ref`), scopes, and the
+ * operations keyed by `METHOD path` (`GET /products/{productId}`).
+ */
+export interface ApiDocs {
+  title: string;
+  description: string;
+  tags: { name: string; description: string }[];
+  schemas?: Record<string, unknown>;
+  scopes?: Record<string, string>;
+  operations: Record<string, OperationDocs>;
+}
+
+/** Real request/answer pairs, written by `scripts/write-openapi-examples.ts` from a running app. */
+export interface RecordedExample {
+  request: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+  response: { status: number; body: unknown };
+}
+
 const TITLES: Record<BaseKind, string> = {
   auth: 'airgift token service',
   giftcards: 'airgift gift card service',
@@ -28,8 +59,23 @@ const TITLES: Record<BaseKind, string> = {
 const OAuthError = {
   type: 'object',
   required: ['error', 'error_description'],
-  properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+  properties: {
+    error: {
+      type: 'string',
+      enum: [...Object.keys(OAUTH_ERRORS), 'temporarily_unavailable'],
+      description: 'RFC 6749 §5.2 error code',
+    },
+    error_description: { type: 'string', description: 'What is wrong, in words' },
+  },
 };
+
+const LICENSE = { name: 'Proprietary: the terms of the deployment that serves this document' };
+
+export interface DocumentOptions {
+  defaultScope?: string;
+  docs?: ApiDocs;
+  examples?: Record<string, RecordedExample>;
+}
 
 /** Collects every route as it is registered; call before the routes are added. */
 export function createOpenApiRegistry(app: FastifyInstance) {
@@ -50,10 +96,10 @@ export function createOpenApiRegistry(app: FastifyInstance) {
   });
   const cache = new Map<BaseKind, object>();
   return {
-    document(kind: BaseKind, bases: Base[], defaultScope?: string): object {
+    document(kind: BaseKind, bases: Base[], options: DocumentOptions = {}): OpenApiDocument {
       const hit = cache.get(kind);
-      if (hit) return hit;
-      const doc = buildDocument(kind, routes, bases, defaultScope);
+      if (hit) return hit as OpenApiDocument;
+      const doc = buildDocument(kind, routes, bases, options);
       cache.set(kind, doc);
       return doc;
     },
@@ -61,39 +107,75 @@ export function createOpenApiRegistry(app: FastifyInstance) {
 }
 
 export type OpenApiRegistry = ReturnType<typeof createOpenApiRegistry>;
+export type OpenApiDocument = ReturnType<typeof buildDocument>;
 
-function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], defaultScope?: string) {
+function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], options: DocumentOptions) {
   const mount = MOUNTS[kind];
+  const product = kind === 'giftcards' || kind === 'topups';
+  const lifter = createLifter(options.docs?.schemas ?? {});
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     if (!route.url.startsWith(`${mount}/`) || route.docs) continue;
     const path = route.url.slice(mount.length).replace(/:(\w+)/g, '{$1}');
+    const key = `${route.method} ${path}`;
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operation(kind, route, path, defaultScope);
+    paths[path][route.method.toLowerCase()] = lifter.lift(
+      operation(
+        kind,
+        route,
+        path,
+        options.docs?.operations[key],
+        options.examples?.[key],
+        options.defaultScope,
+      ),
+    );
   }
-  const product = kind === 'giftcards' || kind === 'topups';
+  const authUrl = bases.find((b) => b.kind === 'auth')?.url;
+  const schemas: Record<string, unknown> = { ...lifter.components() };
+  if (kind === 'auth') schemas.OAuthError = OAuthError;
+  else schemas.ErrorEnvelope = lifter.lift(ErrorEnvelope);
   return {
     openapi: '3.1.0',
     info: {
-      title: TITLES[kind],
+      title: options.docs?.title ?? TITLES[kind],
       version: '1.0.0',
-      description: describe(kind),
+      description: describe(kind, options.docs),
+      license: LICENSE,
     },
     servers: bases
       .filter((b) => b.kind === kind)
       .map((b) => ({ url: b.url, description: b.environment ?? kind })),
+    ...(options.docs && { tags: options.docs.tags }),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
-      schemas: { ErrorEnvelope, OAuthError },
+      schemas,
       securitySchemes: product
         ? {
             bearer: {
               type: 'oauth2',
-              description: 'Client credentials; the audience is this base URL.',
+              description:
+                `OAuth 2.0 client credentials. POST \`client_id\`, \`client_secret\`, \`grant_type=client_credentials\` and ` +
+                `\`audience\` to the token URL, as JSON or a form. The \`audience\` is the base URL of the product and environment ` +
+                `the token is for (${bases
+                  .filter((b) => b.kind === kind)
+                  .map((b) => `\`${b.url}\``)
+                  .join(
+                    ' or ',
+                  )}): a token works on that base only, and carries the scopes of this product that the credential has. ` +
+                'Send it as `Authorization: Bearer <access_token>`.',
               flows: {
                 clientCredentials: {
-                  tokenUrl: `${bases.find((b) => b.kind === 'auth')?.url}/oauth/token`,
-                  scopes: {},
+                  tokenUrl: `${authUrl}/oauth/token`,
+                  scopes: options.docs?.scopes ?? {},
+                  // Read by the reference page's try-it (Scalar), which calls the sandbox: its token
+                  // request must name the sandbox base as audience (a live token can be pasted).
+                  'x-scalar-credentials-location': 'body',
+                  'x-scalar-security-body': {
+                    audience: (
+                      bases.find((b) => b.kind === kind && b.environment === 'sandbox') ??
+                      bases.find((b) => b.kind === kind)
+                    )?.url,
+                  },
                 },
               },
             },
@@ -112,46 +194,141 @@ function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], 
   };
 }
 
-function operation(kind: BaseKind, route: CollectedRoute, path: string, defaultScope?: string) {
+/** The error codes every operation of a base can answer, from its transport, auth and input checks. */
+function sharedErrors(kind: BaseKind, route: CollectedRoute): ErrorCode[] {
   const { schema } = route;
-  const parameters = [...toParameters(schema.params, 'path'), ...toParameters(schema.querystring, 'query')];
+  const input = Boolean(schema.params || schema.querystring || schema.body);
+  const codes: ErrorCode[] = [];
+  if (input) codes.push('INVALID_REQUEST');
+  if (kind === 'giftcards' || kind === 'topups') {
+    codes.push('AUTHENTICATION_FAILURE', 'TOKEN_EXPIRED', 'NOT_AUTHORIZED', 'MEDIA_TYPE_NOT_ACCEPTABLE');
+    codes.push('RATE_LIMIT_REACHED');
+  } else codes.push('AUTHENTICATION_FAILURE');
+  if (schema.params) codes.push('RESOURCE_NOT_FOUND');
+  if (schema.body) codes.push('REQUEST_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  codes.push('INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE');
+  return codes;
+}
+
+function errorResponses(codes: ErrorCode[], path: string): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    out[String(status)] = {
+      description: list.map((c) => `\`${c}\`: ${ERROR_CODES[c].message} ${ERROR_CODES[c].fix}`).join('\n\n'),
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+          examples: Object.fromEntries(
+            list.map((code) => [
+              code,
+              {
+                summary: code,
+                value: {
+                  timeStamp: 1763900000000,
+                  message: ERROR_CODES[code].message,
+                  infoLink: `https://airgift.example/docs/errors#${code}`,
+                  path,
+                  errorCode: code,
+                  details: [],
+                },
+              },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+function operation(
+  kind: BaseKind,
+  route: CollectedRoute,
+  path: string,
+  docs: OperationDocs | undefined,
+  example: RecordedExample | undefined,
+  defaultScope?: string,
+) {
+  const { schema } = route;
+  const parameters = [
+    ...toParameters(schema.params, 'path', example?.request.path),
+    ...toParameters(schema.querystring, 'query', example?.request.query),
+  ];
   const responses: Record<string, unknown> = {};
   for (const [status, body] of Object.entries((schema.response ?? {}) as Record<string, unknown>)) {
+    const recorded =
+      example && String(example.response.status) === status ? example.response.body : undefined;
     responses[status] = {
       description: status === '200' ? 'OK' : `Status ${status}`,
-      content: { 'application/json': { schema: body } },
+      content: {
+        'application/json': { schema: body, ...(recorded !== undefined && { example: recorded }) },
+      },
     };
   }
   if (Object.keys(responses).length === 0) responses['200'] = { description: 'OK' };
-  responses.default =
-    kind === 'auth'
-      ? {
-          description: 'OAuth error',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
-        }
-      : {
-          description: 'Error envelope',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-        };
   const scope = route.scope === undefined ? defaultScope : route.scope;
+  if (kind === 'auth') {
+    Object.assign(responses, {
+      '400': oauthResponse('invalid_request, unsupported_grant_type or invalid_target (an unknown audience)'),
+      '401': oauthResponse(
+        'invalid_client: unknown client, wrong secret, revoked credential or another environment',
+      ),
+      '429': oauthResponse('Too many token requests: wait the seconds in `Retry-After`'),
+      '503': oauthResponse('temporarily_unavailable: the database is away; retry after `Retry-After`'),
+    });
+  } else {
+    Object.assign(responses, errorResponses([...sharedErrors(kind, route), ...(docs?.errors ?? [])], path));
+  }
+  responses.default = {
+    description: kind === 'auth' ? 'OAuth error' : 'Error envelope',
+    content: {
+      'application/json': {
+        schema: { $ref: `#/components/schemas/${kind === 'auth' ? 'OAuthError' : 'ErrorEnvelope'}` },
+      },
+    },
+  };
+  const requestExample = example?.request.body;
   return {
     operationId: `${route.method.toLowerCase()}${path.replace(/\{(\w+)\}/g, 'By-$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string) => (c ? c.toUpperCase() : ''))}`,
-    ...(schema.summary && { summary: schema.summary }),
-    ...(schema.description && { description: schema.description }),
+    summary: docs?.summary ?? schema.summary ?? `${route.method} ${path}`,
+    ...((docs?.description ?? schema.description) && {
+      description: `${docs?.description ?? schema.description}${scope ? `\n\nScope: \`${scope}\`.` : ''}`,
+    }),
+    ...(docs?.tag && { tags: [docs.tag] }),
     ...(parameters.length > 0 && { parameters }),
     ...(schema.body && {
-      requestBody: { required: true, content: { 'application/json': { schema: schema.body } } },
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: schema.body,
+            ...(requestExample !== undefined && { example: requestExample }),
+          },
+        },
+      },
     }),
     responses,
     ...(kind === 'giftcards' || kind === 'topups'
       ? { security: [{ bearer: scope ? [scope] : [] }] }
       : kind === 'admin'
         ? { security: [{ adminKey: [] }] }
-        : {}),
+        : { security: [] }),
   };
 }
 
-function toParameters(schema: any, where: 'path' | 'query') {
+function oauthResponse(description: string) {
+  return {
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
+  };
+}
+
+function toParameters(schema: any, where: 'path' | 'query', example?: Record<string, unknown>) {
   if (!schema?.properties) return [];
   const required: string[] = schema.required ?? [];
   return Object.entries(schema.properties as Record<string, any>).map(([name, s]) => ({
@@ -160,12 +337,45 @@ function toParameters(schema: any, where: 'path' | 'query') {
     required: where === 'path' || required.includes(name),
     ...(s.description && { description: s.description }),
     schema: s,
+    // Path and query values are text on the wire: a recorded 10001 is "10001" for a string parameter.
+    ...(example?.[name] !== undefined && {
+      example: s.type === 'string' ? String(example[name]) : example[name],
+    }),
   }));
 }
 
-function describe(kind: BaseKind): string {
+/**
+ * Lifts named schemas into `components.schemas`: any node of an operation equal (as JSON) to a named
+ * schema becomes a `$ref`, so generated clients get `Product` or `Operator` instead of anonymous
+ * types, while the routes keep plain inline schemas (what validates and serialises is unchanged).
+ */
+function createLifter(named: Record<string, unknown>) {
+  const nameOf = new Map(Object.entries(named).map(([name, schema]) => [JSON.stringify(schema), name]));
+  const used = new Map<string, unknown>();
+  const clean = (node: unknown) => JSON.parse(JSON.stringify(node)) as unknown;
+  const walk = (node: unknown, root: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, false));
+    if (node === null || typeof node !== 'object') return node;
+    const name = root ? undefined : nameOf.get(JSON.stringify(node));
+    if (name) {
+      if (!used.has(name)) {
+        used.set(name, null);
+        used.set(name, walk(node, true));
+      }
+      return { $ref: `#/components/schemas/${name}` };
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, false)]));
+  };
+  return {
+    lift: <T>(node: T): T => walk(clean(node), false) as T,
+    components: () => Object.fromEntries([...used].sort(([a], [b]) => a.localeCompare(b))),
+  };
+}
+
+function describe(kind: BaseKind, docs?: ApiDocs): string {
   const lines = [
-    `Generated from the route schemas of airgift. Errors answer the envelope \`{timeStamp, message, infoLink, path, errorCode, details}\` (the token service: OAuth's \`{error, error_description}\`).`,
+    ...(docs ? [docs.description, ''] : []),
+    "Errors answer the envelope `{timeStamp, message, infoLink, path, errorCode, details}` (the token service: OAuth's `{error, error_description}`); `infoLink` points at the error code's entry on the [error page](/docs/errors).",
     '',
     '| errorCode | status | meaning | what to do |',
     '|---|---|---|---|',
@@ -179,63 +389,20 @@ function describe(kind: BaseKind): string {
   return lines.join('\n');
 }
 
-/** `{base}/openapi.json` and `{base}/docs`, public, registered inside a base's plugin. */
-export function docsRoutes(
-  app: FastifyInstance,
-  registry: OpenApiRegistry,
-  kind: BaseKind,
-  bases: Base[],
-  defaultScope?: string,
-) {
+/** What a base's document and reference pages are built from, besides its routes. */
+export interface BaseDocs {
+  kind: BaseKind;
+  bases: Base[];
+  options?: DocumentOptions;
+}
+
+/**
+ * `{base}/openapi.json` and the reference pages (`reference-pages.ts`), public, registered inside a
+ * base's plugin.
+ */
+export function docsRoutes(app: FastifyInstance, registry: OpenApiRegistry, base: BaseDocs) {
   const config = { access: { scope: null, docs: true } };
-  app.get('/openapi.json', { config }, async () => registry.document(kind, bases, defaultScope));
-  app.get('/docs', { config }, async (_request, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .send(docsPage(registry.document(kind, bases, defaultScope) as ReturnType<typeof buildDocument>)),
-  );
-}
-
-const esc = (s: unknown) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-function fields(schema: any, depth = 0): string {
-  if (!schema || depth > 4) return '';
-  const target = schema.type === 'array' ? schema.items : schema;
-  if (!target?.properties) return schema.type ? `<code>${esc(schema.type)}</code>` : '';
-  const required: string[] = target.required ?? [];
-  const rows = Object.entries(target.properties as Record<string, any>).map(
-    ([name, s]) =>
-      `<li><code>${esc(name)}</code> <small>${esc(s.type ?? (s.anyOf ? s.anyOf.map((x: any) => x.type).join(' | ') : ''))}${required.includes(name) ? '' : ', optional'}</small>${s.description ? ` — ${esc(s.description)}` : ''}${fields(s, depth + 1) && (s.properties || s.items?.properties) ? fields(s, depth + 1) : ''}</li>`,
-  );
-  return `${schema.type === 'array' ? '<small>array of</small>' : ''}<ul>${rows.join('')}</ul>`;
-}
-
-function docsPage(doc: ReturnType<typeof buildDocument>): string {
-  const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]: [string, any]) => {
-      const params = (op.parameters ?? [])
-        .map(
-          (p: any) =>
-            `<li><code>${esc(p.name)}</code> <small>${esc(p.in)}${p.required ? ', required' : ''}</small></li>`,
-        )
-        .join('');
-      const ok = op.responses['200']?.content?.['application/json']?.schema;
-      return `<section id="${esc(op.operationId)}"><h3><span class="m">${method.toUpperCase()}</span> ${esc(path)}</h3>
-${op.security?.[0]?.bearer?.length ? `<p>Scope: <code>${esc(op.security[0].bearer.join(' '))}</code></p>` : ''}
-${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ''}
-${op.requestBody ? `<h4>Body</h4>${fields(op.requestBody.content['application/json'].schema)}` : ''}
-${ok ? `<h4>200</h4>${fields(ok)}` : ''}</section>`;
-    }),
-  );
-  const errors = (doc['x-error-codes'] as { code: string; status: number; message: string; fix: string }[])
-    .map(
-      (e) =>
-        `<tr id="${e.code}"><td><code>${e.code}</code></td><td>${e.status}</td><td>${esc(e.message)}</td><td>${esc(e.fix)}</td></tr>`,
-    )
-    .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(doc.info.title)}</title>
-<style>body{font:15px system-ui;margin:2rem;max-width:60rem}section{border-top:1px solid #ddd}.m{font-family:monospace;background:#eef;padding:0 .3rem}td,th{padding:.3rem;border-bottom:1px solid #eee;text-align:left}</style></head>
-<body><h1>${esc(doc.info.title)}</h1><p>Servers: ${doc.servers.map((s) => `<code>${esc(s.url)}</code> (${esc(s.description)})`).join(', ')}. Machine-readable: <a href="openapi.json">openapi.json</a> (OpenAPI 3.1).</p>
-${ops.join('\n')}
-<h2>Error codes</h2><table><tr><th>errorCode</th><th>status</th><th>meaning</th><th>what to do</th></tr>${errors}</table></body></html>`;
+  const document = () => registry.document(base.kind, base.bases, base.options);
+  app.get('/openapi.json', { config }, async () => document());
+  referencePageRoutes(app, { kind: base.kind, bases: base.bases, document });
 }

@@ -7,6 +7,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import { Type } from 'typebox';
+import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.ts';
 
 /**
  * Schema pieces shared by many routes. Each route's own schema (params, query, body, response)
@@ -14,13 +15,36 @@ import { Type } from 'typebox';
  * produces its OpenAPI document (`openapi.ts`).
  */
 export const ErrorEnvelope = Type.Object({
-  timeStamp: Type.Integer(),
-  message: Type.String(),
-  infoLink: Type.String(),
-  path: Type.String(),
-  errorCode: Type.String(),
-  details: Type.Array(Type.Object({ field: Type.String(), issue: Type.String() })),
+  timeStamp: Type.Integer({ description: 'When the error happened, milliseconds since 1970 (UTC)' }),
+  message: Type.String({ description: 'What went wrong in this case, in words' }),
+  infoLink: Type.String({ description: "The error code's entry on the error page (`/docs/errors#CODE`)" }),
+  path: Type.String({ description: 'The path that was called' }),
+  errorCode: Type.Unsafe<ErrorCode>({
+    type: 'string',
+    enum: Object.keys(ERROR_CODES),
+    description: 'The error code; see infoLink',
+  }),
+  details: Type.Array(
+    Type.Object({
+      field: Type.String({ description: 'The field (or header, or parameter) that is wrong' }),
+      issue: Type.String({ description: 'What is wrong with it' }),
+    }),
+  ),
 });
+
+/**
+ * A string with a fixed set of values, written as a JSON Schema `enum` (what OpenAPI tools show as an
+ * enum; a union of literals would be an `anyOf`).
+ *
+ * @example
+ * StringEnum(['FIXED', 'RANGE'], { description: 'How the amount is chosen' })
+ */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
 
 export const Balance = Type.Object({
   balance: Type.Number(),

@@ -156,7 +156,8 @@ export function createHttpClient(baseUrl: string, ca: string) {
       parsed = text ? JSON.parse(text) : null;
     } catch {}
     const base = CONTRACT ? baseOf(path) : null;
-    if (base && !base.rest.endsWith('/openapi.json') && !base.rest.endsWith('/docs')) {
+    // The documents and the reference pages (`/docs`, `/docs/...`) are not API answers.
+    if (base && !base.rest.endsWith('/openapi.json') && !/^\/docs(\/|$)/.test(base.rest)) {
       const violation = (await loadChecker()).check(
         base.kind,
         method,

@@ -6,5 +6,6 @@ export { hashSecret, newClientCredentials } from './client-secrets.ts';
 export { type CredentialsRepository, credentialsRepository } from './credentials-repository.ts';
 export type { Principal } from './principal.ts';
 export { ALL_SCOPES, unknownScopes } from './scopes.ts';
+export { TOKEN_API_DOCS } from './token-api-docs.ts';
 export { tokenRoutes } from './token-route.ts';
 export { createTokenService, type TokenService } from './token-service.ts';

@@ -1,4 +1,4 @@
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../../errors/error-codes.ts';
 import { OAuthError } from '../../errors/oauth-error.ts';
 import type { Base, BaseRouter } from '../../http/bases.ts';
@@ -107,7 +107,7 @@ export function createTokenService(deps: TokenServiceDeps) {
 
   async function authenticate(authorization: string | undefined, base: Base): Promise<Principal> {
     const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-    if (!match) throw new AppError('AUTHENTICATION_FAILURE');
+    if (!match) throw new AppError('AUTHENTICATION_FAILURE', missingBearerMessage(authorization));
     const token = match[1];
     const now = clock.now();
     const seen = verified.get(base.url, token, now.getTime());
@@ -124,8 +124,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       });
       claims = result.payload;
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED');
-      throw new AppError('AUTHENTICATION_FAILURE');
+      throw rejectedTokenError(error, token, base);
     }
     const clientId = claims.sub;
     // With the verified-token cache, a miss reads the credential itself: a copy from the short
@@ -152,3 +151,42 @@ export function createTokenService(deps: TokenServiceDeps) {
 }
 
 export type TokenService = ReturnType<typeof createTokenService>;
+
+/** Which of the cases a request without a usable `Authorization` header is, said in the 401. */
+function missingBearerMessage(authorization: string | undefined): string {
+  if (!authorization) return 'No Authorization header: send `Authorization: Bearer <access_token>`';
+  return 'The Authorization header is not `Bearer <access_token>`';
+}
+
+/**
+ * The 401 for a token that did not verify, saying why: expired (and when), issued for another base
+ * (naming it: jose checks the signature before the claims, so the audience read here is genuine), or
+ * not a token of this server at all.
+ *
+ * @example
+ * rejectedTokenError(new joseErrors.JWTExpired('...', payload), token, base) // TOKEN_EXPIRED
+ */
+function rejectedTokenError(error: unknown, token: string, base: Base): AppError {
+  if (error instanceof joseErrors.JWTExpired) {
+    const exp = typeof error.payload.exp === 'number' ? new Date(error.payload.exp * 1000) : null;
+    return new AppError(
+      'TOKEN_EXPIRED',
+      exp ? `The access token expired at ${exp.toISOString()}; request a new one` : undefined,
+    );
+  }
+  if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === 'aud') {
+    const aud = decodeJwt(token).aud;
+    const issuedFor = Array.isArray(aud) ? aud.join(', ') : String(aud);
+    return new AppError(
+      'AUTHENTICATION_FAILURE',
+      `This token was issued for ${issuedFor}, not for ${base.url}: request a token with audience=${base.url}`,
+    );
+  }
+  if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    return new AppError('AUTHENTICATION_FAILURE', `The token's ${error.claim} claim is not valid here`);
+  }
+  return new AppError(
+    'AUTHENTICATION_FAILURE',
+    'The token is not valid: it is malformed or its signature does not verify (not issued by this server)',
+  );
+}

@@ -26,6 +26,7 @@ import { topupsRepository } from './orders/topups-repository.ts';
  * its scope (decisions §2); there is no default, so a route that forgets is refused to everyone.
  */
 export const TOPUPS_DEFAULT_SCOPE = 'topups:undeclared';
+export { TOPUP_API_DOCS } from './topup-api-docs.ts';
 
 /** What the top-up module is built from; passed explicitly, never imported as singletons. */
 export interface TopupDeps {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { pagingQuery } from '../../../http/paging.ts';
+import { StringEnum } from '../../../http/schemas.ts';
 
 /**
  * The schemas of the catalog endpoints (giftcards.md #3–#13): each drives the request's validation,
@@ -17,11 +18,13 @@ export const Product = Type.Object({
   productName: Type.String(),
   global: Type.Boolean(),
   supportsPreOrder: Type.Boolean(),
-  status: Type.String(),
+  status: StringEnum(['ACTIVE', 'INACTIVE']),
   senderFee: Type.Number(),
   senderFeePercentage: Type.Number(),
   discountPercentage: Type.Number(),
-  denominationType: Type.String(),
+  denominationType: StringEnum(['FIXED', 'RANGE'], {
+    description: 'FIXED: one of the fixed denominations; RANGE: any amount from min to max',
+  }),
   recipientCurrencyCode: Type.String(),
   minRecipientDenomination: NullableNumber,
   maxrecipientDenomination: NullableNumber,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { pagingQuery } from '../../../http/paging.ts';
-import { BalanceInfo, DateTimeText } from '../../../http/schemas.ts';
+import { BalanceInfo, DateTimeText, StringEnum } from '../../../http/schemas.ts';
 
 /**
  * The schemas of `POST /orders`, the transaction reports and the redeem codes (giftcards.md
@@ -14,10 +14,22 @@ const orNull = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
 
 export const OrderBody = Type.Object({
   productId: Type.Integer({ minimum: 1 }),
-  quantity: Type.Integer(),
-  unitPrice: Type.Number(),
-  senderName: Type.String(),
-  customIdentifier: orNull(Type.String()),
+  quantity: Type.Integer({
+    minimum: 1,
+    description: 'Cards to buy: from 1 to the server setting ORDER_MAX_QUANTITY (10 unless configured)',
+  }),
+  unitPrice: Type.Number({
+    description:
+      "Face value per card in the product's recipient currency: one of its fixed denominations, or within its range with at most 2 decimals",
+  }),
+  senderName: Type.String({ description: '1 to 200 characters once trimmed' }),
+  customIdentifier: orNull(
+    Type.String({
+      minLength: 1,
+      maxLength: 150,
+      description: 'Your reference for the order; each value can be used once per account',
+    }),
+  ),
   preOrder: orNull(Type.Boolean()),
   productAdditionalRequirements: orNull(Type.Object({ userId: orNull(Type.String()) })),
   recipientEmail: orNull(Type.String()),
@@ -32,7 +44,7 @@ export const Transaction = Type.Object({
   currencyCode: Type.String(),
   fee: Type.Number(),
   customIdentifier: Type.Union([Type.String(), Type.Null()]),
-  status: Type.String(),
+  status: StringEnum(['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAILED', 'REFUNDED']),
   product: Type.Object({
     productId: Type.Integer(),
     productName: Type.String(),

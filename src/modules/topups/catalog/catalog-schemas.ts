@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { pagingQuery } from '../../../http/paging.ts';
-import { DateTimeText } from '../../../http/schemas.ts';
+import { DateTimeText, StringEnum } from '../../../http/schemas.ts';
 import { TopupCountry } from '../../reference/index.ts';
 
 /**
@@ -40,7 +40,9 @@ export const Operator = Type.Object({
   data: Type.Boolean(),
   pin: Type.Boolean(),
   supportsLocalAmounts: Type.Boolean(),
-  denominationType: Type.String(),
+  denominationType: StringEnum(['FIXED', 'RANGE'], {
+    description: 'FIXED: one of fixedAmounts; RANGE: any amount from minAmount to maxAmount',
+  }),
   senderCurrencyCode: Type.String(),
   senderCurrencySymbol: Type.Optional(Type.String()),
   destinationCurrencyCode: Type.String(),

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { pagingQuery } from '../../../http/paging.ts';
-import { BalanceInfo, DateTimeText } from '../../../http/schemas.ts';
+import { BalanceInfo, DateTimeText, StringEnum } from '../../../http/schemas.ts';
 
 /**
  * The schemas of `POST /topups` and the transaction reports: each drives the request's validation,
@@ -24,7 +24,7 @@ export const Link = Type.Object({ href: Type.String(), rel: Type.String(), metho
 
 export const TopupTransaction = Type.Object({
   transactionId: Type.Integer(),
-  status: Type.String(),
+  status: StringEnum(['PROCESSING', 'SUCCESSFUL', 'REFUNDED']),
   operatorTransactionId: NullableString,
   customIdentifier: NullableString,
   recipientPhone: NullableString,
