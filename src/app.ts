@@ -20,6 +20,7 @@ import { newRequestId } from './lib/ids.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
 import { tokenRoutes } from './modules/auth/index.ts';
+import { catalogSyncAdminRoutes } from './modules/catalog-sync/index.ts';
 import {
   catalogAdminRoutes,
   GIFTCARDS_DEFAULT_SCOPE,
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       catalogAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.catalog);
       stockAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.stock);
       upstreamAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.upstreams);
+      catalogSyncAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.catalogSync);
       docsRoutes(admin, openapi, 'admin', bases.all);
     },
     { prefix: MOUNTS.admin },

@@ -219,6 +219,12 @@ export const SETTINGS = {
     'Live fulfilment by an upstream: how long one call to it may take before its outcome counts as unknown (then reconciled), seconds.',
     '30',
   ),
+  upstreamSyncMinutes: setting(
+    'UPSTREAM_SYNC_MINUTES',
+    decimalText(0, 10_080),
+    "How often the worker syncs the live catalogue from each product's upstream, minutes (decimals allowed); 0: never (only `airgift catalog sync`).",
+    '60',
+  ),
   redisUrl: setting(
     'REDIS_URL',
     redisUrl,

@@ -6,11 +6,13 @@ import type { Clock } from './lib/clock.ts';
 import { derivedKey, textSealer } from './lib/sealed-text.ts';
 import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
+import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
 import { cardCodesKey, createGiftcardServices } from './modules/giftcards/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
 import { createTopups } from './modules/topups/index.ts';
 import { createUpstreamService, upstreamRepository } from './modules/upstream/index.ts';
+import { catalogueSyncJob } from './worker/catalogue-sync-job.ts';
 import { createWorker, giftcardFulfilmentJob, topupCompletionJob } from './worker/index.ts';
 
 /**
@@ -65,15 +67,39 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     fx.invalidate();
     giftcards.catalog.invalidate();
   });
+  const catalogSync = createCatalogSyncService({
+    db: db.kysely,
+    repository: liveCatalogueRepository(db.kysely),
+    upstreams,
+    fx,
+    changes,
+    clock,
+  });
   // the one background poller: gift card fulfilment steps and top-up completion
   const worker = createWorker({
     clock,
     jobs: [
       giftcardFulfilmentJob(giftcards.orders, config.fulfilmentPollMs),
       topupCompletionJob(topups.orders, config.topupWorkerIntervalMs),
+      ...(Number(config.upstreamSyncMinutes) > 0
+        ? [catalogueSyncJob(catalogSync, Number(config.upstreamSyncMinutes))]
+        : []),
     ],
   });
-  return { ledger, accounts, tokens, countries, fx, giftcards, topups, upstreams, worker, changes, clock };
+  return {
+    ledger,
+    accounts,
+    tokens,
+    countries,
+    fx,
+    giftcards,
+    topups,
+    upstreams,
+    catalogSync,
+    worker,
+    changes,
+    clock,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

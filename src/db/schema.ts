@@ -81,6 +81,7 @@ export interface Database {
   giftcard_stock_orders: GiftcardStockOrdersTable;
   upstreams: UpstreamsTable;
   upstream_calls: UpstreamCallsTable;
+  live_catalogues: LiveCataloguesTable;
 }
 
 // Upstream providers (migration 0009, modules/upstream/).
@@ -280,4 +281,15 @@ export interface TopupTransactionsTable {
   created_at: ColumnType<Date, Date | string, never>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
   next_check_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+// The live catalogue synced from an upstream (migration 0011, modules/catalog-sync/).
+export interface LiveCataloguesTable {
+  product: UpstreamProduct;
+  upstream_url: string;
+  margin_percent: Numeric;
+  /** jsonb: a gift card catalog file, or the top-up operator snapshot */
+  document: ColumnType<unknown, string, string>;
+  counts: ColumnType<Record<string, number>, string, string>;
+  synced_at: ColumnType<Date, Date | string, Date | string>;
 }
