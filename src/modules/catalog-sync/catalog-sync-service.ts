@@ -65,7 +65,6 @@ export function createCatalogSyncService(deps: {
         counts,
         at,
       });
-      await upstreams.markSynced(product, trx);
     });
     await changes.changed('catalog');
     return { product, syncedAt: formatDateTime(at), marginPercent: Number(marginPercent), counts, skipped };

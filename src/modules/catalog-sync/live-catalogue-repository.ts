@@ -7,7 +7,10 @@ import type { Database, UpstreamProduct } from '../../db/schema.ts';
  */
 export function liveCatalogueRepository(db: Kysely<Database>) {
   return {
-    /** Replaces the product's snapshot in `trx` (the sync's transaction, with `markSynced`). */
+    /**
+     * Replaces the product's snapshot and sets its upstream's `last_sync_at` to the same instant, in
+     * `trx` (the sync's transaction).
+     */
     async save(
       trx: Kysely<Database>,
       snapshot: {
@@ -30,6 +33,11 @@ export function liveCatalogueRepository(db: Kysely<Database>) {
         .insertInto('live_catalogues')
         .values({ product: snapshot.product, ...values })
         .onConflict((oc) => oc.column('product').doUpdateSet(values))
+        .execute();
+      await trx
+        .updateTable('upstreams')
+        .set({ last_sync_at: snapshot.at })
+        .where('product', '=', snapshot.product)
         .execute();
     },
 
