@@ -94,7 +94,7 @@ before(async () => {
   const port = await freePort();
   upstreamBase = `https://localhost:${port}`;
   [upstream, reseller] = await Promise.all([
-    startServerProcess({ PORT: String(port), PUBLIC_URL: upstreamBase }),
+    startServerProcess({ PORT: String(port), PUBLIC_URL: upstreamBase, SANDBOX_PROCESSING_SECONDS: '1' }),
     startServerProcess({ UPSTREAM_SYNC_MINUTES: '0', FULFILMENT_POLL_MS: '200' }),
   ]);
   const created = await admin(upstream, 'POST', '/accounts', {
@@ -282,4 +282,80 @@ test('the schedule: a second reseller server with UPSTREAM_SYNC_MINUTES syncs by
     await scheduled.cleanup();
     await admin(upstream, 'POST', '/products/1056/activate');
   }
+});
+
+/** The reseller's live order of `productId` (10 USD face value), and what the upstream holds for it. */
+async function liveOrder(productId: number, customIdentifier: string) {
+  const a = await reseller.http.post(
+    '/giftcards/orders',
+    { productId, quantity: 1, unitPrice: 10, senderName: 'sync test', customIdentifier },
+    { token: liveToken },
+  );
+  return a;
+}
+
+async function upstreamTransactionsOf(customIdentifier: string): Promise<any[]> {
+  const [mine] = (
+    await reseller.http.get(`/giftcards/reports/transactions?customIdentifier=${customIdentifier}`, {
+      token: liveToken,
+    })
+  ).body;
+  const a = await upstream.http.get(
+    `/giftcards-sandbox/reports/transactions?customIdentifier=ag-live-${mine.transactionId}`,
+    { token: upstreamToken },
+  );
+  assert.equal(a.status, 200, a.text);
+  return a.body;
+}
+
+async function finalStatus(customIdentifier: string, ms = 20_000): Promise<string> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const [t] = (
+      await reseller.http.get(`/giftcards/reports/transactions?customIdentifier=${customIdentifier}`, {
+        token: liveToken,
+      })
+    ).body;
+    if (t && !['PROCESSING', 'PENDING'].includes(t.status)) return t.status;
+    assert.ok(Date.now() < end, `${customIdentifier} still ${t?.status}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function auditsAreEmpty() {
+  for (const s of [reseller, upstream]) {
+    const audit = await admin(s, 'GET', '/ledger/audit');
+    assert.deepEqual(audit.body.discrepancies, [], 'ledger audit');
+  }
+}
+
+test("live orders of the upstream's synced test products: each outcome, bought once, ledgers clean", {
+  skip,
+}, async () => {
+  const cases: Array<[product: number, id: string, first: string, final: string]> = [
+    [11, 'test-11', 'SUCCESSFUL', 'SUCCESSFUL'],
+    [21, 'test-21', 'PROCESSING', 'SUCCESSFUL'],
+    [25, 'test-25', 'REFUNDED', 'REFUNDED'],
+    [24, 'test-24', 'FAILED', 'REFUNDED'],
+  ];
+  for (const [product, id, first, final] of cases) {
+    const a = await liveOrder(product, id);
+    assert.equal(a.status, 200, `${product}: ${a.text}`);
+    assert.equal(a.body.status, first, `product ${product} first answer`);
+    assert.equal(await finalStatus(id), final, `product ${product} in the end`);
+    assert.equal(
+      (await upstreamTransactionsOf(id)).length,
+      1,
+      `product ${product}: one upstream transaction`,
+    );
+  }
+  // 22 out of stock without preOrder: refused with the upstream's code, nothing kept
+  const before = (await reseller.http.get('/giftcards/accounts/balance', { token: liveToken })).body.balance;
+  const refused = await liveOrder(22, 'test-22');
+  assert.equal(refused.status, 422, refused.text);
+  assert.equal(
+    (await reseller.http.get('/giftcards/accounts/balance', { token: liveToken })).body.balance,
+    before,
+  );
+  await auditsAreEmpty();
 });
