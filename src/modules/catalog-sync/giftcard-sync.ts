@@ -1,3 +1,4 @@
+import { minorUnitsOf } from '../../lib/currencies.ts';
 import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
 import type { CatalogFile, CatalogProduct } from '../giftcards/index.ts';
 import type { Fx } from '../reference/index.ts';
@@ -129,7 +130,9 @@ async function productOf(
   ]);
   const feePercent = text(dec(p.senderFeePercentage));
   const discountPercent = text(dec(p.discountPercentage));
-  const extra = dec(deps.marginPercent).plus(fxShortfallPercent(pairs, feePercent, discountPercent));
+  const minorUnit = dec(1).div(dec(10).pow(minorUnitsOf(currency)));
+  const shortfall = fxShortfallPercent(pairs, feePercent, discountPercent, minorUnit);
+  const extra = dec(deps.marginPercent).plus(shortfall);
   const terms = lowerDiscount(
     { discountPercentage: discountPercent, senderFeePercentage: feePercent },
     extra,

@@ -44,25 +44,29 @@ export function lowerCommission(commission: string, percent: Dec): string {
 
 /**
  * The extra percentage that covers our FX being cheaper than the upstream's: when our sender price
- * of a face value is `ours` and the upstream's is `theirs` (one currency), charging
- * `(theirs/ours − 1) × (100 + fee% − discount%)` percent more makes ours at least theirs.
- * Rounded up to 4 decimals; 0 when ours is not below theirs.
+ * of a face value is `ours` and the upstream's is `theirs` (one currency, `minorUnit` its smallest
+ * amount), the net percentage `n = 100 + fee% − discount%` must rise until `ours × (n + x) / 100`
+ * is at least `theirs × n / 100` plus two minor units (an order rounds its fee and its discount
+ * each to the minor unit, which can move either price by one unit). Rounded up to 4 decimals;
+ * 0 when ours is not below theirs (the same terms on a higher price never cost less).
  *
  * @example
- * fxShortfallPercent([[dec('10'), dec('10.10')]], '0', '0') // 1 (percent)
+ * fxShortfallPercent([[dec('10'), dec('10.10')]], '0', '0', dec('0.01')) // 1.2 (percent)
  */
 export function fxShortfallPercent(
   pairs: Array<[ours: Dec, theirs: Dec]>,
   senderFeePercentage: string,
   discountPercentage: string,
+  minorUnit: Dec,
 ): Dec {
-  let ratio = dec(1);
+  const net = dec(100).plus(senderFeePercentage).minus(discountPercentage);
+  let extra = dec(0);
   for (const [ours, theirs] of pairs) {
-    if (ours.gt(0) && theirs.div(ours).gt(ratio)) ratio = theirs.div(ours);
+    if (!ours.gt(0) || !theirs.gt(ours)) continue;
+    const needed = theirs.times(net).plus(minorUnit.times(200)).div(ours).minus(net);
+    if (needed.gt(extra)) extra = needed;
   }
-  if (ratio.lte(1)) return dec(0);
-  const base = dec(100).plus(senderFeePercentage).minus(discountPercentage);
-  return ratio.minus(1).times(base).toDecimalPlaces(4, 0 /* ROUND_UP */);
+  return extra.toDecimalPlaces(4, 0 /* ROUND_UP */);
 }
 
 /** Decimal text without exponent or trailing zeros ("3", "0.25"). */
