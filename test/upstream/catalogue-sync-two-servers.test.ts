@@ -359,3 +359,19 @@ test("live orders of the upstream's synced test products: each outcome, bought o
   );
   await auditsAreEmpty();
 });
+
+test('without the upstream, live serves the seeded catalogue again; catalog sync then answers 404', {
+  skip,
+}, async () => {
+  await airgift('upstream', 'remove', 'giftcards', '--json');
+  const end = Date.now() + 10_000;
+  // this server reloads at once (the admin change), the schedule's 30 s bound is for the others
+  for (;;) {
+    const a = await reseller.http.get('/giftcards/products/11', { token: liveToken });
+    if (a.status === 400) break;
+    assert.ok(Date.now() < end, 'test product 11 left live with the upstream');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.equal((await reseller.http.get('/giftcards/products/1840', { token: liveToken })).status, 200);
+  await assert.rejects(airgift('catalog', 'sync', 'giftcards', '--json'), /404|RESOURCE_NOT_FOUND/);
+});
