@@ -24,6 +24,7 @@ import { newRequestId } from './lib/ids.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
 import { TOKEN_API_DOCS, tokenRoutes } from './modules/auth/index.ts';
+import { catalogSyncAdminRoutes } from './modules/catalog-sync/index.ts';
 import {
   catalogAdminRoutes,
   GIFTCARD_API_DOCS,
@@ -177,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       stockAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.stock);
       upstreamAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.upstreams);
       webhookAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.webhooks.service);
+      catalogSyncAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.catalogSync);
       docsRoutes(admin, openapi, { kind: 'admin', bases: bases.all });
     },
     { prefix: MOUNTS.admin },

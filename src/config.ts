@@ -254,6 +254,12 @@ export const SETTINGS = {
     text,
     'PEM file of extra CA certificates trusted for webhook endpoints (a private CA), besides the system ones.',
   ),
+  upstreamSyncMinutes: setting(
+    'UPSTREAM_SYNC_MINUTES',
+    decimalText(0, 10_080),
+    "How often the worker syncs the live catalogue from each product's upstream, minutes (decimals allowed); 0: never (only `airgift catalog sync`).",
+    '60',
+  ),
   redisUrl: setting(
     'REDIS_URL',
     redisUrl,

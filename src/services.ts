@@ -9,12 +9,14 @@ import type { Clock } from './lib/clock.ts';
 import { derivedKey, textSealer } from './lib/sealed-text.ts';
 import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
+import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
 import { cardCodesKey, createGiftcardServices } from './modules/giftcards/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
 import { createTopups, topupView } from './modules/topups/index.ts';
 import { createUpstreamService, upstreamRepository } from './modules/upstream/index.ts';
 import { createWebhooks } from './modules/webhooks/index.ts';
+import { catalogueSyncJob } from './worker/catalogue-sync-job.ts';
 import {
   createLeases,
   createWorker,
@@ -76,6 +78,14 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     fx.invalidate();
     giftcards.catalog.invalidate();
   });
+  const catalogSync = createCatalogSyncService({
+    db: db.kysely,
+    repository: liveCatalogueRepository(db.kysely),
+    upstreams,
+    fx,
+    changes,
+    clock,
+  });
   // webhooks: the payload of an order event is the transaction its reports endpoint answers
   const asAccount = (accountId: number, environment: Environment) => ({
     accountId,
@@ -114,6 +124,9 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       giftcardFulfilmentJob(giftcards.orders, leases, config.fulfilmentPollMs),
       topupCompletionJob(topups.orders, leases, config.topupWorkerIntervalMs),
       webhookDeliveryJob(webhooks, leases, config.webhookPollMs),
+      ...(Number(config.upstreamSyncMinutes) > 0
+        ? [catalogueSyncJob(catalogSync, Number(config.upstreamSyncMinutes))]
+        : []),
     ],
   });
   return {
@@ -126,6 +139,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     topups,
     upstreams,
     webhooks,
+    catalogSync,
     worker,
     changes,
     clock,

@@ -169,6 +169,17 @@ export interface UpstreamSettings {
 }
 
 /** One configured upstream: its settings (without the secret), health and live balance. */
+/** What a catalogue sync did (`Admin.catalog.sync`). */
+export interface CatalogSyncResult {
+  product: UpstreamProduct;
+  syncedAt: string;
+  marginPercent: number;
+  /** categories, brands, products (gift cards) and skipped: what the live catalogue now holds */
+  counts: Record<string, number>;
+  /** upstream products left out, and why (a currency without an FX rate here) */
+  skipped: Array<{ productId: number; reason: string }>;
+}
+
 export interface Upstream {
   product: UpstreamProduct;
   url: string;
@@ -357,6 +368,12 @@ export class Admin {
         file,
         true,
       ),
+    /**
+     * `POST /catalog/sync/{product}`: pulls the product's upstream catalogue into the live catalogue
+     * now (the margin applied); 404 without an upstream, 503 when the upstream fails to answer.
+     */
+    sync: (product: UpstreamProduct) =>
+      this.send<CatalogSyncResult>('POST', `/catalog/sync/${enc(product)}`, undefined, true),
   };
 
   readonly products = {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
-import type { CatalogFile } from '../../sdk/src/index.ts';
+import { Argument, type Command } from 'commander';
+import type { CatalogFile, UpstreamProduct } from '../../sdk/src/index.ts';
 import { type JsonOption, leaf, type Run, wholeNumber } from './command-parts.ts';
 import { CliError } from './connect.ts';
 import { addProviderCommand } from './stock-commands.ts';
@@ -18,7 +18,7 @@ function readCatalog(path: string): CatalogFile {
   return Object.fromEntries(present.map((k) => [k, read(join(path, `${k}.json`))]));
 }
 
-/** `catalog import|export` and `products activate|deactivate|provider`: the gift card catalog. */
+/** `catalog import|export|sync` and `products activate|deactivate|provider`: the gift card catalog. */
 export function addCatalogCommands(program: Command, run: Run): void {
   const catalog = program.command('catalog').description('the gift card catalog, in the seed format');
 
@@ -44,6 +44,21 @@ export function addCatalogCommands(program: Command, run: Run): void {
         return { json: file, text: JSON.stringify(file, null, 2) };
       }),
   );
+
+  leaf(catalog, 'sync', "pull the upstream's catalogue into the live catalogue now (the margin applied)")
+    .addArgument(new Argument('<product>', 'giftcards or topups').choices(['giftcards', 'topups']))
+    .action((product: UpstreamProduct, o: JsonOption) =>
+      run(o.json, async (admin) => {
+        const r = await admin.catalog.sync(product);
+        const counts = Object.entries(r.counts)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ');
+        return {
+          json: r,
+          text: `${r.product} synced at ${r.syncedAt} (margin ${r.marginPercent}%): ${counts}`,
+        };
+      }),
+    );
 
   const products = program.command('products').description('gift card products');
   for (const action of ['activate', 'deactivate'] as const) {

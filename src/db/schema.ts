@@ -86,6 +86,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  live_catalogues: LiveCataloguesTable;
 }
 
 // Upstream providers (migration 0009, modules/upstream/).
@@ -347,4 +348,15 @@ export interface TopupTransactionsTable {
   next_check_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   lease_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   leased_by: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+// The live catalogue synced from an upstream (migration 0011, modules/catalog-sync/).
+export interface LiveCataloguesTable {
+  product: UpstreamProduct;
+  upstream_url: string;
+  margin_percent: Numeric;
+  /** jsonb: a gift card catalog file, or the top-up operator snapshot */
+  document: ColumnType<unknown, string, string>;
+  counts: ColumnType<Record<string, number>, string, string>;
+  synced_at: ColumnType<Date, Date | string, Date | string>;
 }

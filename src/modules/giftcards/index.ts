@@ -21,6 +21,7 @@ export function giftcardRoutes(
 }
 
 export { catalogAdminRoutes } from './catalog/catalog-admin-routes.ts';
+export type { CatalogFile, CatalogProduct } from './catalog/catalog-file.ts';
 export { GIFTCARD_API_DOCS } from './giftcard-api-docs.ts';
 export { createGiftcardServices } from './giftcard-services.ts';
 export { cardCodesKey } from './orders/card-codes.ts';

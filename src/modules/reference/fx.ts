@@ -24,13 +24,25 @@ const CACHE_MS = 30_000;
 export function createFx(repository: FxRepository, clock: Clock, marginPercent: string) {
   const margin = dec(marginPercent).div(100);
   let cache: { at: number; rates: Map<string, FxRateRow> } | null = null;
+  // one read of the table at a time: pricing a page of 1000 products right after a change asks for it
+  // 2000 times at once, which must not become 2000 queries (the pool would time out)
+  let reading: Promise<Map<string, FxRateRow>> | null = null;
 
   async function table(): Promise<Map<string, FxRateRow>> {
     const now = clock.now().getTime();
     if (cache && now - cache.at < CACHE_MS) return cache.rates;
-    const rows = await repository.all();
-    cache = { at: now, rates: new Map(rows.map((r) => [r.currencyCode, r])) };
-    return cache.rates;
+    if (!reading) {
+      const read = repository.all().then((rows) => {
+        cache = { at: now, rates: new Map(rows.map((r) => [r.currencyCode, r])) };
+        return cache.rates;
+      });
+      reading = read;
+      const done = () => {
+        if (reading === read) reading = null;
+      };
+      read.then(done, done);
+    }
+    return reading;
   }
 
   async function unitsPerUsd(code: string): Promise<Dec> {
@@ -103,6 +115,7 @@ export function createFx(repository: FxRepository, clock: Clock, marginPercent: 
   /** Forgets the table read (another server changed a rate); the next use reads it again. */
   function invalidate() {
     cache = null;
+    reading = null;
   }
 
   return { rate, midRate, cost, has, list, set, seed, invalidate, marginPercent: () => margin.times(100) };

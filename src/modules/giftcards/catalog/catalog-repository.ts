@@ -138,7 +138,22 @@ export function catalogRepository(db: Kysely<Database>) {
     };
   }
 
-  return { isEmpty, upsert, setStatus, readAll };
+  /**
+   * The live catalogue synced from the gift card upstream (migration 0011), or null before the first
+   * sync and whenever the snapshot is not from the upstream configured now (none, or another URL).
+   */
+  async function readLive(): Promise<CatalogFile | null> {
+    const row = await db
+      .selectFrom('live_catalogues as l')
+      .innerJoin('upstreams as u', 'u.product', 'l.product')
+      .select('l.document')
+      .where('l.product', '=', 'giftcards')
+      .whereRef('l.upstream_url', '=', 'u.base_url')
+      .executeTakeFirst();
+    return row ? (row.document as CatalogFile) : null;
+  }
+
+  return { isEmpty, upsert, setStatus, readAll, readLive };
 }
 
 export type CatalogRepository = ReturnType<typeof catalogRepository>;

@@ -26,7 +26,7 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
   app.get(
     '/product-categories',
     { config: CACHED, schema: { response: { 200: Type.Array(S.Category) } } },
-    () => catalog.categories(),
+    async (request) => catalog.categories((await who(request)).env),
   );
 
   app.get('/countries', { config: CACHED, schema: { response: { 200: Type.Array(S.Country) } } }, () =>

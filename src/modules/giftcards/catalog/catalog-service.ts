@@ -19,12 +19,15 @@ import {
 } from './product-view.ts';
 
 /**
- * The gift card catalog, served alike by live and sandbox (the sandbox also lists its test products,
- * ids 1–99). The whole catalog is held in memory (a few thousand products), reloaded at once after an
- * admin change in this process and at least every 30 s (another server of the deployment may have
- * changed it); sender-side prices are cached per account currency for as long as the FX table is.
+ * The gift card catalog. The sandbox serves the seeded catalog (the giftcard_* tables) with its test
+ * products, ids 1–99. Live serves the catalogue synced from the upstream (`live_catalogues`, written
+ * by modules/catalog-sync/) when there is one, with the upstream's ids; else the seeded catalog as
+ * well, without the sandbox test products. Each is held in memory (a few thousand products), reloaded
+ * at once after an admin change or a sync (the `catalog` change topic) and at least every 30 s;
+ * sender-side prices are cached per account currency for as long as the FX table is.
  * Lists show ACTIVE products only; a product that is unknown, inactive or a sandbox test product on
- * live answers 400 INVALID_REQUEST on the by-id routes (giftcards.md: "incorrect product id").
+ * a seeded live catalog answers 400 INVALID_REQUEST on the by-id routes (giftcards.md: "incorrect
+ * product id").
  */
 const PRICE_CACHE_MS = 30_000;
 const CATALOG_CACHE_MS = 30_000;
@@ -38,6 +41,8 @@ export interface ProductFilter {
 }
 
 interface Loaded {
+  /** true: the synced live catalogue (every product in it is the upstream's, test ids included) */
+  synced: boolean;
   categories: { id: number; name: string }[];
   brands: CatalogFile['brands'];
   products: CatalogEntry[];
@@ -52,12 +57,18 @@ export function createCatalogService(deps: {
 }) {
   const { repository, fx, countries, clock } = deps;
   const nowMs = () => clock.now().getTime();
-  let loaded: Promise<Loaded> | null = null;
-  let loadedAt = 0;
+  const kept: Record<Environment, { loaded: Promise<Loaded> | null; at: number }> = {
+    live: { loaded: null, at: 0 },
+    sandbox: { loaded: null, at: 0 },
+  };
   let prices = { at: 0, byKey: new Map<string, SenderPrices>() };
 
-  async function load(): Promise<Loaded> {
-    const file = await repository.readAll();
+  async function load(env: Environment): Promise<Loaded> {
+    const live = env === 'live' ? await repository.readLive() : null;
+    return indexed(live ?? (await repository.readAll()), live !== null);
+  }
+
+  function indexed(file: CatalogFile, synced: boolean): Loaded {
     const categoryName = new Map(file.categories.map((c) => [c.id, c.name]));
     const brandById = new Map(file.brands.map((b) => [b.brandId, b]));
     const products = file.products.map((p): CatalogEntry => {
@@ -71,6 +82,7 @@ export function createCatalogService(deps: {
       };
     });
     return {
+      synced,
       categories: file.categories,
       brands: file.brands,
       products,
@@ -78,27 +90,37 @@ export function createCatalogService(deps: {
     };
   }
 
-  function catalog(): Promise<Loaded> {
-    if (nowMs() - loadedAt > CATALOG_CACHE_MS) loaded = null;
-    if (!loaded) loadedAt = nowMs();
-    loaded ??= load().catch((error) => {
-      loaded = null;
-      throw error;
-    });
-    return loaded;
+  /** The catalog `env` serves. */
+  function catalog(env: Environment = 'sandbox'): Promise<Loaded> {
+    const k = kept[env];
+    if (nowMs() - k.at > CATALOG_CACHE_MS) k.loaded = null;
+    if (!k.loaded) k.at = nowMs();
+    if (!k.loaded) {
+      const loading: Promise<Loaded> = load(env).catch((error) => {
+        if (k.loaded === loading) k.loaded = null;
+        throw error;
+      });
+      k.loaded = loading;
+    }
+    const loading = k.loaded;
+    return loading;
   }
 
   function invalidate() {
-    loaded = null;
+    kept.live.loaded = null;
+    kept.sandbox.loaded = null;
+    // prices are per product id, which the two catalogs share: both go
     prices = { at: 0, byKey: new Map() };
   }
 
-  const visibleIn = (env: Environment) => (p: CatalogEntry) =>
-    p.status === 'ACTIVE' && (env === 'sandbox' || !isSandboxTestProduct(p.productId));
+  /** Listed and orderable: ACTIVE, and on a seeded live catalog not a sandbox test product. */
+  const visibleIn = (env: Environment, c: Loaded) => (p: CatalogEntry) =>
+    p.status === 'ACTIVE' && (env === 'sandbox' || c.synced || !isSandboxTestProduct(p.productId));
 
   async function pricesOf(entry: CatalogEntry, currency: string): Promise<SenderPrices> {
     if (nowMs() - prices.at > PRICE_CACHE_MS) prices = { at: nowMs(), byKey: new Map() };
-    const key = `${currency}:${entry.productId}`;
+    // the entry's terms are in the key: the live and sandbox catalogs may price one id differently
+    const key = `${currency}:${entry.productId}:${entry.discountPercentage}:${entry.senderFeePercentage}:${entry.senderFee}:${entry.recipientCurrencyCode}`;
     let found = prices.byKey.get(key);
     if (!found) {
       const [recipientToSender, usdToSender] = await Promise.all([
@@ -117,8 +139,9 @@ export function createCatalogService(deps: {
 
   /** The product an id names, as a client of `env` may see it; 400 otherwise. */
   async function find(env: Environment, productId: number): Promise<CatalogEntry> {
-    const entry = (await catalog()).byId.get(productId);
-    if (!entry || !visibleIn(env)(entry)) {
+    const c = await catalog(env);
+    const entry = c.byId.get(productId);
+    if (!entry || !visibleIn(env, c)(entry)) {
       throw new AppError('INVALID_REQUEST', `Product ${productId} does not exist or is not active`, [
         { field: 'productId', issue: 'unknown or inactive product' },
       ]);
@@ -129,9 +152,10 @@ export function createCatalogService(deps: {
   async function list(env: Environment, filter: ProductFilter, page: { limit: number; offset: number }) {
     const name = filter.productName?.toLowerCase();
     const country = filter.countryCode?.toUpperCase();
-    const matches = (await catalog()).products.filter(
+    const c = await catalog(env);
+    const matches = c.products.filter(
       (p) =>
-        visibleIn(env)(p) &&
+        visibleIn(env, c)(p) &&
         (name === undefined || p.productName.toLowerCase().includes(name)) &&
         (country === undefined || p.countryCode === country) &&
         (filter.productCategoryId === undefined || p.categoryId === filter.productCategoryId) &&
@@ -164,14 +188,17 @@ export function createCatalogService(deps: {
     },
 
     find,
-    /** A product by id whatever its status (the operator's routes); undefined when there is none. */
+    /**
+     * A product by id whatever its status (the operator's routes, which route live products): the
+     * live catalog's, else the seeded one's; undefined when there is none.
+     */
     entry: async (productId: number): Promise<CatalogEntry | undefined> =>
-      (await catalog()).byId.get(productId),
+      (await catalog('live')).byId.get(productId) ?? (await catalog('sandbox')).byId.get(productId),
     pricesOf,
     invalidate,
 
-    async categories() {
-      return (await catalog()).categories.map((c) => ({ id: c.id, name: c.name }));
+    async categories(env: Environment) {
+      return (await catalog(env)).categories.map((c) => ({ id: c.id, name: c.name }));
     },
 
     async products(
@@ -188,9 +215,9 @@ export function createCatalogService(deps: {
     },
 
     async redeemInstructions(env: Environment) {
-      const { brands } = await catalog();
+      const { brands, synced } = await catalog(env);
       return brands
-        .filter((b) => env === 'sandbox' || b.brandId !== SANDBOX_BRAND.brandId)
+        .filter((b) => env === 'sandbox' || synced || b.brandId !== SANDBOX_BRAND.brandId)
         .map((b) => ({ brandId: b.brandId, brandName: b.brandName, concise: b.concise, verbose: b.verbose }));
     },
 
@@ -207,9 +234,8 @@ export function createCatalogService(deps: {
     },
 
     async discounts(env: Environment, page: { limit: number; offset: number }) {
-      const all = (await catalog()).products.filter(
-        (p) => visibleIn(env)(p) && dec(p.discountPercentage).gt(0),
-      );
+      const c = await catalog(env);
+      const all = c.products.filter((p) => visibleIn(env, c)(p) && dec(p.discountPercentage).gt(0));
       return all.slice(page.offset, page.offset + page.limit).map(discountView);
     },
 
@@ -242,7 +268,7 @@ export function createCatalogService(deps: {
         brands: partial.brands ?? [],
         products: partial.products ?? [],
       };
-      const current = await catalog();
+      const current = await catalog('sandbox');
       const categoryIds = new Set([
         ...current.categories.map((c) => c.id),
         ...file.categories.map((c) => c.id),
