@@ -28,6 +28,7 @@ import {
 } from './modules/giftcards/index.ts';
 import { fxAdminRoutes } from './modules/reference/index.ts';
 import { TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
+import { webAdminRoutes, webPages } from './modules/web/index.ts';
 import type { Readiness } from './readiness.ts';
 import type { Services } from './services.ts';
 
@@ -158,10 +159,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       fxAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.fx);
       catalogAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.catalog);
       stockAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.stock);
+      webAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), {
+        users: services.web.users,
+        accounts: services.accounts,
+        audit: services.web.audit,
+        dashboardUrl: config.dashboardUrl,
+        consoleUrl: config.consoleUrl,
+      });
       docsRoutes(admin, openapi, 'admin', bases.all);
     },
     { prefix: MOUNTS.admin },
   );
+
+  // The account dashboard and the operator console: pages, sessions and their JSON (src/modules/web).
+  for (const page of ['dashboard', 'console'] as const) {
+    await app.register(
+      async (web) => {
+        await webPages(web, {
+          page,
+          web: services.web,
+          accounts,
+          bases: bases.all,
+          openapi,
+          errorsUrl: docsUrl,
+        });
+      },
+      { prefix: MOUNTS[page] },
+    );
+  }
 
   await app.register(
     async (shared) => {

@@ -9,6 +9,7 @@ import { createGiftcardServices } from './modules/giftcards/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
 import { createTopups } from './modules/topups/index.ts';
+import { createWebServices } from './modules/web/index.ts';
 import { createWorker, giftcardFulfilmentJob, topupCompletionJob } from './worker/index.ts';
 
 /**
@@ -54,6 +55,16 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     fx.invalidate();
     giftcards.catalog.invalidate();
   });
+  const web = createWebServices({
+    db: db.kysely,
+    clock,
+    config,
+    accounts,
+    ledger,
+    giftcards,
+    topups,
+    changes,
+  });
   // the one background poller: gift card fulfilment steps and top-up completion
   const worker = createWorker({
     clock,
@@ -62,7 +73,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       topupCompletionJob(topups.orders, config.topupWorkerIntervalMs),
     ],
   });
-  return { ledger, accounts, tokens, countries, fx, giftcards, topups, worker, changes, clock };
+  return { ledger, accounts, tokens, countries, fx, giftcards, topups, web, worker, changes, clock };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -79,6 +79,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       );
     }
     const scopes = scopesForProduct(credential.scopes, base.kind);
+    await credentials.touch(credential.clientId, clock.now());
     const lifetime = deps.lifetimeSeconds[base.environment];
     const now = Math.floor(clock.now().getTime() / 1000);
     const token = await new SignJWT({

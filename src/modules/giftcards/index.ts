@@ -21,6 +21,6 @@ export function giftcardRoutes(
 }
 
 export { catalogAdminRoutes } from './catalog/catalog-admin-routes.ts';
-export { createGiftcardServices } from './giftcard-services.ts';
+export { createGiftcardServices, type GiftcardServices } from './giftcard-services.ts';
 export type { OrderService } from './orders/order-service.ts';
 export { stockAdminRoutes } from './stock/stock-admin-routes.ts';
