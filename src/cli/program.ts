@@ -3,6 +3,7 @@ import { addAccountCommands } from './account-commands.ts';
 import { addCatalogCommands } from './catalog-commands.ts';
 import type { Run } from './command-parts.ts';
 import { addStockCommands } from './stock-commands.ts';
+import { addWebCommands } from './web-commands.ts';
 
 const ENVIRONMENT_HELP = `
 Server: AIRGIFT_URL (default https://localhost:8443; the admin API is its /admin, or AIRGIFT_ADMIN_URL).
@@ -29,5 +30,6 @@ export function buildProgram(run: Run): Command {
   addAccountCommands(program, run);
   addCatalogCommands(program, run);
   addStockCommands(program, run);
+  addWebCommands(program, run);
   return program;
 }
