@@ -182,6 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           bases: bases.all,
           openapi,
           errorsUrl: docsUrl,
+          dashboardUrl: config.dashboardUrl,
         });
       },
       { prefix: MOUNTS[page] },

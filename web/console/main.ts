@@ -189,7 +189,7 @@ const account: PageDef = {
           h(
             'div',
             { class: 'card balance' },
-            h('h2', {}, `${e} balance`),
+            h('h2', {}, `${e === 'live' ? 'Live' : 'Sandbox'} balance`),
             h(
               'p',
               { class: 'amount', 'data-testid': `balance-${e}` },
@@ -556,4 +556,3 @@ const auditLog: PageDef = {
 };
 
 void start('console', [accounts, account, transactions, reports, catalogue, auditLog]);
-void explain;

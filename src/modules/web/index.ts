@@ -53,7 +53,7 @@ export function createWebServices(deps: WebDeps) {
   });
   const audit = createAuditLog(db, clock);
   const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db) });
-  const console = createConsoleService({ ...deps, repository: consoleRepository(db), audit });
+  const console = createConsoleService({ ...deps, repository: consoleRepository(db), audit, users });
   return { users, audit, dashboard, console };
 }
 

@@ -25,6 +25,7 @@ export async function webPages(
     bases: Base[];
     openapi: OpenApiRegistry;
     errorsUrl: string;
+    dashboardUrl: string;
   },
 ) {
   const base = deps.bases.find((b) => b.kind === deps.page) as Base;
@@ -52,7 +53,11 @@ export async function webPages(
       errorsUrl: deps.errorsUrl,
     });
   } else {
-    consoleRoutes(typed, { console: deps.web.console, users: deps.web.users });
+    consoleRoutes(typed, {
+      console: deps.web.console,
+      users: deps.web.users,
+      dashboardUrl: deps.dashboardUrl,
+    });
   }
   docsRoutes(app, deps.openapi, deps.page, deps.bases);
 }

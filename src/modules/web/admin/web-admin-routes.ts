@@ -16,7 +16,7 @@ const EmailBody = Type.Object(
   { email: Type.String({ minLength: 3, maxLength: 254 }) },
   { additionalProperties: false },
 );
-const Invitation = Type.Object({
+export const Invitation = Type.Object({
   ...WebUser.properties,
   link: Type.String({ description: 'One-time link to set the password' }),
   expiresAt: Type.String(),

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypedApp } from '../../../http/schemas.ts';
 import { Account, AccountDetail, Audit, BalanceChange, CreatedAccount } from '../../admin/index.ts';
-import { AuditPage } from '../admin/web-admin-routes.ts';
+import { AuditPage, Invitation } from '../admin/web-admin-routes.ts';
 import { Environment, EnvironmentQuery, Revoked, WebUser } from '../dashboard/dashboard-schemas.ts';
 import type { UsersService } from '../users-service.ts';
 import { webUserOf } from '../web-session.ts';
@@ -25,8 +25,27 @@ const operatorOf = (request: FastifyRequest): Operator => {
   return { id: user.id, email: user.email, ip: request.ip };
 };
 
-export function consoleRoutes(app: TypedApp, deps: { console: ConsoleService; users: UsersService }) {
+export function consoleRoutes(
+  app: TypedApp,
+  deps: { console: ConsoleService; users: UsersService; dashboardUrl: string },
+) {
   const c = deps.console;
+
+  app.post(
+    '/api/accounts/:accountId/users',
+    {
+      schema: {
+        params: AccountIdParams,
+        body: Type.Object(
+          { email: Type.String({ minLength: 3, maxLength: 254 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Invitation },
+      },
+    },
+    async (request) =>
+      c.inviteUser(operatorOf(request), request.params.accountId, request.body.email, deps.dashboardUrl),
+  );
 
   app.get(
     '/api/accounts',

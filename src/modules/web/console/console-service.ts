@@ -7,6 +7,7 @@ import type { AccountsService, CreateAccountInput } from '../../accounts/index.t
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { AuditLog } from '../audit-log.ts';
+import type { UsersService } from '../users-service.ts';
 import type { ConsoleRepository } from './console-repository.ts';
 
 /**
@@ -28,10 +29,11 @@ export function createConsoleService(deps: {
   giftcards: GiftcardServices;
   repository: ConsoleRepository;
   audit: AuditLog;
+  users: UsersService;
   clock: Clock;
   changes?: ChangeVersions;
 }) {
-  const { accounts, ledger, giftcards, repository, audit, clock } = deps;
+  const { accounts, ledger, giftcards, repository, audit, clock, users } = deps;
 
   async function audited<T>(
     who: Operator,
@@ -95,6 +97,12 @@ export function createConsoleService(deps: {
         changes,
         () => accounts.update(accountId, changes),
       ),
+
+    inviteUser: (who: Operator, accountId: number, email: string, dashboardUrl: string) =>
+      audited(who, 'user.invite', `account ${accountId}`, { email }, async () => {
+        await accounts.require(accountId);
+        return users.invite('customer', email, accountId, dashboardUrl);
+      }),
 
     revokeCredential: (who: Operator, clientId: string) =>
       audited(who, 'credential.revoke', clientId, {}, () => accounts.revokeCredential(clientId)),

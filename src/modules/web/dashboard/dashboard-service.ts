@@ -36,6 +36,8 @@ export interface TransactionLine {
   cost: number;
   currencyCode: string;
   createdAt: string;
+  /** When, in milliseconds, for merging both products in order (not sent: the schemas omit it). */
+  at: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -83,6 +85,7 @@ export function createDashboardService(deps: {
         cost: t.amount,
         currencyCode: t.currencyCode,
         createdAt: t.transactionCreatedTime,
+        at: Date.parse(`${t.transactionCreatedTime.replace(' ', 'T')}Z`),
       }));
     }
     const { rows } = await topups.reports.list(
@@ -100,6 +103,7 @@ export function createDashboardService(deps: {
       cost: dec(r.cost).toNumber(),
       currencyCode: r.requested_currency_code,
       createdAt: formatDateTime(r.created_at),
+      at: r.created_at.getTime(),
     }));
   }
 
@@ -116,9 +120,7 @@ export function createDashboardService(deps: {
       return { items: merged.slice(0, page.size), hasMore: merged.length > page.size, ...page };
     }
     const both = await Promise.all(products.map((p) => lines(accountId, p, f, end + 1, 0)));
-    merged = both
-      .flat()
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.transactionId - a.transactionId);
+    merged = both.flat().sort((a, b) => b.at - a.at || b.transactionId - a.transactionId);
     return { items: merged.slice(end - page.size, end), hasMore: merged.length > end, ...page };
   }
 
