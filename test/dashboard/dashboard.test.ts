@@ -33,12 +33,16 @@ describe('dashboard and console in a browser', { skip }, () => {
   let customer: BrowserContext;
   let page: Page;
   let user: { email: string; password: string };
+  const cspViolations: string[] = [];
 
   before(async () => {
     [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
     user = await sandboxUser(server);
     customer = await newContext(browser, server);
     page = await customer.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
+    });
   });
 
   after(async () => {
@@ -91,6 +95,11 @@ describe('dashboard and console in a browser', { skip }, () => {
     await row.getByRole('button', { name: `Revoke ${clientId}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('row').filter({ hasText: clientId }).getByText('revoked').waitFor();
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
+    assert.ok(!stored.includes(clientSecret), 'no secret in web storage');
+    assert.equal(stored, '{}{}');
     const refused = await server.http.post('/auth/oauth/token', {
       client_id: clientId,
       client_secret: clientSecret,
@@ -323,6 +332,7 @@ describe('dashboard and console in a browser', { skip }, () => {
     }
     await anonymous.close();
     assert.deepEqual(problems, []);
+    assert.deepEqual(cspViolations, [], 'the pages break none of their own CSP');
   });
 
   test('signing out ends the session on the server', async () => {

@@ -79,7 +79,11 @@ export function createTokenService(deps: TokenServiceDeps) {
       );
     }
     const scopes = scopesForProduct(credential.scopes, base.kind);
-    await credentials.touch(credential.clientId, clock.now());
+    // The dashboard shows a credential's last use to the minute: one write a minute at most.
+    const at = clock.now();
+    if (!credential.lastUsedAt || at.getTime() - credential.lastUsedAt.getTime() >= 60_000) {
+      await credentials.touch(credential.clientId, at);
+    }
     const lifetime = deps.lifetimeSeconds[base.environment];
     const now = Math.floor(clock.now().getTime() / 1000);
     const token = await new SignJWT({
