@@ -48,8 +48,12 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 
 /** Security headers of every answer of a page's base (JSON included). */
 export function installPageHeaders(app: FastifyInstance) {
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  app.addHook('onSend', async (request, reply, payload) => {
+    // The OpenAPI reference page at {base}/docs is the one every base serves (src/http/openapi.ts),
+    // with its own stylesheet: its policy is its own business.
+    if (request.routeOptions.url?.endsWith('/docs') !== true) {
+      reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    }
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');
