@@ -63,6 +63,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     ledger,
     giftcards,
     topups,
+    fx,
     changes,
   });
   // the one background poller: gift card fulfilment steps and top-up completion

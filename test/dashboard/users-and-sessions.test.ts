@@ -172,6 +172,21 @@ describe('dashboard users and sessions', () => {
     );
     assert.deepEqual(audit.items[1].details, { dailyCountLimit: 7, dailyAmountLimit: '250.5' });
     await post(`/console/api/accounts/${account.accountId}/status`, { status: 'ACTIVE' }, headers);
+    // the FX table, through the same service as PUT /admin/fx-rates, recorded too
+    const rate = await post('/console/api/fx/EUR', { unitsPerUsd: '0.9215' }, headers);
+    assert.equal(rate.status, 200, rate.text);
+    const table = await server.http.get('/admin/fx-rates', {
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
+    assert.equal(
+      table.body.rates.find((r: { currencyCode: string }) => r.currencyCode === 'EUR').unitsPerUsd,
+      0.9215,
+    );
+    const last = (await server.admin.call('GET', '/audit')).body.items[0];
+    assert.deepEqual(
+      [last.actor, last.action, last.target, last.details],
+      ['ops@example.com', 'fx.set', 'EUR', { unitsPerUsd: '0.9215' }],
+    );
   });
 
   test("a credential's last use is the last token issued for it", async () => {

@@ -435,7 +435,7 @@ const catalogue: PageDef = {
   async render(body, route) {
     const search = route.query.get('search') ?? '';
     const page = Number(route.query.get('page') ?? '1') || 1;
-    const [products, stock] = await Promise.all([
+    const [products, stock, fx] = await Promise.all([
       get<{
         items: { productId: number; productName: string; countryCode: string; status: string }[];
         total: number;
@@ -454,7 +454,34 @@ const catalogue: PageDef = {
         }[];
         at: string;
       }>('/api/stock'),
+      get<{ marginPercent: number; rates: { currencyCode: string; unitsPerUsd: number; asOf: string }[] }>(
+        '/api/fx',
+      ),
     ]);
+    const fxCode = h('input', { name: 'currencyCode', required: true, maxlength: 3 });
+    const fxUnits = h('input', { name: 'unitsPerUsd', required: true, inputmode: 'decimal' });
+    const fxSection = h(
+      'div',
+      { class: 'grid2' },
+      table(
+        `FX table (margin ${fx.marginPercent} %)`,
+        ['Currency', 'Units per USD', 'As of (UTC)'],
+        fx.rates.map((r) => [r.currencyCode, String(r.unitsPerUsd), r.asOf]),
+      ),
+      actionForm(
+        'Set an FX rate',
+        [field('Currency (ISO 4217)', fxCode), field('Units per USD', fxUnits)],
+        'Save rate',
+        async () => {
+          const saved = await post<{ currencyCode: string; unitsPerUsd: number }>(
+            `/api/fx/${encodeURIComponent(fxCode.value.toUpperCase())}`,
+            { unitsPerUsd: fxUnits.value },
+          );
+          setTimeout(rerender, 600);
+          return `${saved.currencyCode}: ${saved.unitsPerUsd} per USD`;
+        },
+      ),
+    );
     const box = h('input', { type: 'search', name: 'search', value: search });
     const form = h(
       'form',
@@ -481,6 +508,7 @@ const catalogue: PageDef = {
           s.provider,
         ]),
       ),
+      fxSection,
       form,
       table(
         `Gift card products (${products.total} found), page ${page}`,

@@ -11,6 +11,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { GiftcardServices } from '../giftcards/index.ts';
 import type { Ledger } from '../ledger/index.ts';
+import type { Fx } from '../reference/index.ts';
 import type { Topups } from '../topups/index.ts';
 import { createAuditLog } from './audit-log.ts';
 import { consoleRepository } from './console/console-repository.ts';
@@ -31,6 +32,7 @@ export interface WebDeps {
   ledger: Ledger;
   giftcards: GiftcardServices;
   topups: Topups;
+  fx: Fx;
   changes?: ChangeVersions;
 }
 

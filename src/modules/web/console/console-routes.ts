@@ -275,6 +275,35 @@ export function consoleRoutes(
     async () => c.stock(),
   );
 
+  const FxRate = Type.Object({
+    currencyCode: Type.String(),
+    unitsPerUsd: Type.Number(),
+    asOf: Type.String(),
+  });
+  app.get(
+    '/api/fx',
+    {
+      schema: { response: { 200: Type.Object({ marginPercent: Type.Number(), rates: Type.Array(FxRate) }) } },
+    },
+    async () => c.fxTable(),
+  );
+
+  app.post(
+    '/api/fx/:currencyCode',
+    {
+      schema: {
+        params: Type.Object({ currencyCode: Type.String({ pattern: '^[A-Z]{3}$' }) }),
+        body: Type.Object(
+          { unitsPerUsd: Type.String({ pattern: '^\\d+(\\.\\d+)?$' }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: FxRate },
+      },
+    },
+    async (request) =>
+      c.setFxRate(operatorOf(request), request.params.currencyCode, request.body.unitsPerUsd),
+  );
+
   app.get(
     '/api/audit',
     { schema: { querystring: Type.Object(Paging), response: { 200: AuditPage } } },

@@ -6,6 +6,7 @@ import { formatDateTime } from '../../../lib/time-format.ts';
 import type { AccountsService, CreateAccountInput } from '../../accounts/index.ts';
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
+import type { Fx } from '../../reference/index.ts';
 import type { AuditLog } from '../audit-log.ts';
 import type { UsersService } from '../users-service.ts';
 import type { ConsoleRepository } from './console-repository.ts';
@@ -30,6 +31,7 @@ export function createConsoleService(deps: {
   repository: ConsoleRepository;
   audit: AuditLog;
   users: UsersService;
+  fx: Fx;
   clock: Clock;
   changes?: ChangeVersions;
 }) {
@@ -163,6 +165,28 @@ export function createConsoleService(deps: {
       }),
 
     stock: () => giftcards.stock.show(),
+
+    async fxTable() {
+      return {
+        marginPercent: deps.fx.marginPercent().toNumber(),
+        rates: (await deps.fx.list()).map((r) => ({
+          currencyCode: r.currencyCode,
+          unitsPerUsd: Number(r.unitsPerUsd),
+          asOf: formatDateTime(r.asOf),
+        })),
+      };
+    },
+
+    setFxRate: (who: Operator, currencyCode: string, unitsPerUsd: string) =>
+      audited(who, 'fx.set', currencyCode, { unitsPerUsd }, async () => {
+        const saved = await deps.fx.set(currencyCode, unitsPerUsd);
+        await deps.changes?.changed('catalog');
+        return {
+          currencyCode: saved.currencyCode,
+          unitsPerUsd: Number(saved.unitsPerUsd),
+          asOf: formatDateTime(saved.asOf),
+        };
+      }),
 
     auditPage: (page: { limit: number; offset: number }) => audit.list(page),
 
