@@ -52,6 +52,17 @@ async function placeOrders(server: ServerProcess) {
   }
 }
 
+/** A few codes in the live stock of one product, so the console's stock levels show something. */
+async function importStock(server: ServerProcess) {
+  const codes = Array.from(
+    { length: 6 },
+    (_, i) => `60110009901394${String(10 + i)},${String(1000 + i)},${i < 4 ? 150 : 300}`,
+  );
+  await admin(server, 'POST', '/products/1076/stock', {
+    csv: `cardNumber,pinCode,faceValue\n${codes.join('\n')}\n`,
+  });
+}
+
 async function main() {
   if (!hasChromium) throw new Error('chromium is not installed at /usr/bin/chromium');
   await ensurePostgresTemplate();
@@ -59,6 +70,7 @@ async function main() {
   try {
     await mkdir(OUT, { recursive: true });
     await placeOrders(server);
+    await importStock(server);
     const user = await sandboxUser(server);
     const customer = await newContext(browser, server);
     const page = await customer.newPage();

@@ -463,10 +463,15 @@ const catalogue: PageDef = {
     const fxSection = h(
       'div',
       { class: 'grid2' },
-      table(
-        `FX table (margin ${fx.marginPercent} %)`,
-        ['Currency', 'Units per USD', 'As of (UTC)'],
-        fx.rates.map((r) => [r.currencyCode, String(r.unitsPerUsd), r.asOf]),
+      h(
+        'details',
+        { class: 'card' },
+        h('summary', {}, `FX table: ${fx.rates.length} currencies, margin ${fx.marginPercent} %`),
+        table(
+          'Units of each currency per USD',
+          ['Currency', 'Units per USD', 'As of (UTC)'],
+          fx.rates.map((r) => [r.currencyCode, String(r.unitsPerUsd), r.asOf]),
+        ),
       ),
       actionForm(
         'Set an FX rate',
