@@ -10,6 +10,7 @@ import {
 import {
   acceptInvitation,
   admin,
+  CHROMIUM,
   hasChromium,
   launchBrowser,
   newContext,
