@@ -26,7 +26,7 @@ import {
  */
 const skip = hasChromium
   ? false
-  : 'chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)';
+  : `no chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
 
 describe('dashboard and console in a browser', { skip }, () => {
   let server: ServerProcess;
