@@ -36,6 +36,7 @@ import { fxAdminRoutes } from './modules/reference/index.ts';
 import { TOPUP_API_DOCS, TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
 import { upstreamAdminRoutes } from './modules/upstream/index.ts';
 import { webhookAdminRoutes } from './modules/webhooks/index.ts';
+import { webAdminRoutes, webPages } from './modules/web/index.ts';
 import type { Readiness } from './readiness.ts';
 import type { Services } from './services.ts';
 
@@ -179,10 +180,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       upstreamAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.upstreams);
       webhookAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.webhooks.service);
       catalogSyncAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.catalogSync);
+      webAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), {
+        users: services.web.users,
+        accounts: services.accounts,
+        audit: services.web.audit,
+        dashboardUrl: config.dashboardUrl,
+        consoleUrl: config.consoleUrl,
+      });
       docsRoutes(admin, openapi, { kind: 'admin', bases: bases.all });
     },
     { prefix: MOUNTS.admin },
   );
+
+  // The account dashboard and the operator console: pages, sessions and their JSON (src/modules/web).
+  for (const page of ['dashboard', 'console'] as const) {
+    await app.register(
+      async (web) => {
+        await webPages(web, {
+          page,
+          web: services.web,
+          accounts,
+          bases: bases.all,
+          openapi,
+          errorsUrl: docsUrl,
+          dashboardUrl: config.dashboardUrl,
+        });
+      },
+      { prefix: MOUNTS[page] },
+    );
+  }
 
   await app.register(
     async (shared) => {

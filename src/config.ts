@@ -123,6 +123,26 @@ export const SETTINGS = {
     '$PUBLIC_URL/topups-sandbox',
   ),
   adminUrl: setting('ADMIN_URL', url, "The operator's admin API.", '$PUBLIC_URL/admin'),
+  dashboardUrl: setting('DASHBOARD_URL', url, 'The account dashboard (web pages).', '$PUBLIC_URL/dashboard'),
+  consoleUrl: setting('CONSOLE_URL', url, "The operator's console (web pages).", '$PUBLIC_URL/console'),
+  webSessionHours: setting(
+    'WEB_SESSION_HOURS',
+    integer(1, 720),
+    'Dashboard and console: how long a sign-in lasts, hours.',
+    '12',
+  ),
+  webLockoutFailures: setting(
+    'WEB_LOCKOUT_FAILURES',
+    integer(1, 1000),
+    'Dashboard and console: failed sign-ins of one e-mail within WEB_LOCKOUT_MINUTES that lock it.',
+    '5',
+  ),
+  webLockoutMinutes: setting(
+    'WEB_LOCKOUT_MINUTES',
+    integer(1, 1440),
+    'Dashboard and console: the lock-out window, minutes.',
+    '15',
+  ),
   tls: setting(
     'TLS',
     oneOf('on', 'off'),

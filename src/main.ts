@@ -69,10 +69,14 @@ async function main() {
           fund: '10000',
         })
       : null;
+  // The bootstrap account's dashboard user: the sandbox credentials sign in to the dashboard too.
+  const dashboardUser = sandbox
+    ? await runtime.services.web.users.createWithPassword('customer', SANDBOX_USER_EMAIL, sandbox.accountId)
+    : null;
   if (sandbox) {
     await writeFile(
       join(config.dataDir, 'sandbox-credentials.json'),
-      `${JSON.stringify(sandbox, null, 2)}\n`,
+      `${JSON.stringify({ ...sandbox, dashboard: dashboardUser && { email: dashboardUser.email, password: dashboardUser.password } }, null, 2)}\n`,
       { mode: 0o600 },
     );
   }
@@ -81,6 +85,7 @@ async function main() {
     port,
     caPath: tls?.caPath ?? null,
     sandbox,
+    dashboardUser,
     adminKeyPath: runtime.adminKeyPath,
     bases: runtime.bases.all,
   });
@@ -140,12 +145,16 @@ async function main() {
   });
 }
 
+/** The e-mail of the bootstrap account's dashboard user. */
+const SANDBOX_USER_EMAIL = 'sandbox@airgift.localhost';
+
 function printBanner(o: {
   config: ReturnType<typeof loadConfig>;
   port: number;
   caPath: string | null;
   adminKeyPath: string | null;
   sandbox: { clientId: string; clientSecret: string; accountId: number; balance: number } | null;
+  dashboardUser: { email: string; password: string } | null;
   bases: { kind: string; environment: string | null; url: string }[];
 }) {
   // Relative only below the working directory; elsewhere (DATA_DIR=/srv/ag, ../ag) the absolute path,
@@ -178,6 +187,14 @@ function printBanner(o: {
       `  curl${cacert} -X POST ${auth}/oauth/token -H 'Content-Type: application/json' \\`,
       `    -d '{"client_id":"${o.sandbox.clientId}","client_secret":"${o.sandbox.clientSecret}","grant_type":"client_credentials","audience":"${audience}"}'`,
     );
+    if (o.dashboardUser) {
+      lines.push(
+        '',
+        `Dashboard: ${o.config.dashboardUrl} (sign in as the sandbox account's user)`,
+        `  e-mail        ${o.dashboardUser.email}`,
+        `  password      ${o.dashboardUser.password}`,
+      );
+    }
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }

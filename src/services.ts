@@ -25,6 +25,7 @@ import {
   topupCompletionJob,
   webhookDeliveryJob,
 } from './worker/index.ts';
+import { createWebServices } from './modules/web/index.ts';
 
 /**
  * Builds every service from its explicit dependencies. Called by main.ts (the composition root) and
@@ -77,6 +78,17 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   changes.onChange('catalog', () => {
     fx.invalidate();
     giftcards.catalog.invalidate();
+  });
+  const web = createWebServices({
+    db: db.kysely,
+    clock,
+    config,
+    accounts,
+    ledger,
+    giftcards,
+    topups,
+    fx,
+    changes,
   });
   const catalogSync = createCatalogSyncService({
     db: db.kysely,
@@ -140,6 +152,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     upstreams,
     webhooks,
     catalogSync,
+    web,
     worker,
     changes,
     clock,

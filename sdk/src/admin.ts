@@ -268,6 +268,34 @@ const enc = encodeURIComponent;
  * const acme = await admin.accounts.create({ name: 'acme', currency: 'USD', country: 'US', environment: 'sandbox', fund: 100 });
  * await admin.accounts.fund(acme.accountId, { environment: 'sandbox', amount: 50, reason: 'wire 2026-11-22' });
  */
+/** A user of the dashboard (a customer of one account) or of the console (an operator). */
+export interface WebUser {
+  userId: number;
+  kind: 'customer' | 'operator';
+  accountId: number | null;
+  email: string;
+  /** false until the invitation is accepted (a password set) */
+  active: boolean;
+  createdAt: string;
+}
+
+/** A user with the one-time link that sets their password (valid 72 h, usable once). */
+export interface Invitation extends WebUser {
+  link: string;
+  expiresAt: string;
+}
+
+/** One change made by an operator (console) or through the admin API (actor `admin key`). */
+export interface AuditEntry {
+  auditId: number;
+  actor: string;
+  action: string;
+  target: string | null;
+  details: Record<string, unknown>;
+  ip: string | null;
+  at: string;
+}
+
 export class Admin {
   private readonly http: Transport;
 
@@ -466,6 +494,27 @@ export class Admin {
         thresholds: Array<{ environment: Environment; threshold: number }>;
         at: string;
       }>('PUT', `/accounts/${enc(accountId)}/balance-threshold`, body, true),
+  };
+
+  readonly users = {
+    /** `POST /accounts/{id}/users`: invites a dashboard user of the account (a one-time link, valid 72 h). */
+    invite: (accountId: number, email: string) =>
+      this.send<Invitation>('POST', `/accounts/${enc(accountId)}/users`, { email }),
+    /** `GET /accounts/{id}/users`: the account's dashboard users. */
+    list: (accountId: number) => this.get<{ items: WebUser[] }>(`/accounts/${enc(accountId)}/users`),
+  };
+
+  readonly operators = {
+    /** `POST /operators`: an operator of the console, with a one-time link to set the password (72 h). */
+    create: (email: string) => this.send<Invitation>('POST', '/operators', { email }),
+    /** `GET /operators`: every console operator. */
+    list: () => this.get<{ items: WebUser[] }>('/operators'),
+  };
+
+  readonly audit = {
+    /** `GET /audit`: one page of the audit log, newest first. */
+    list: (query: { page?: number; size?: number } = {}) =>
+      this.get<{ items: AuditEntry[]; page: number; size: number }>('/audit', query),
   };
 
   readonly ledger = {

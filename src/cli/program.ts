@@ -5,6 +5,7 @@ import type { Run } from './command-parts.ts';
 import { addStockCommands } from './stock-commands.ts';
 import { addUpstreamCommands } from './upstream-commands.ts';
 import { addWebhookCommands } from './webhook-commands.ts';
+import { addWebCommands } from './web-commands.ts';
 
 const ENVIRONMENT_HELP = `
 Server: AIRGIFT_URL (default https://localhost:8443; the admin API is its /admin, or AIRGIFT_ADMIN_URL).
@@ -33,5 +34,6 @@ export function buildProgram(run: Run): Command {
   addStockCommands(program, run);
   addUpstreamCommands(program, run);
   addWebhookCommands(program, run);
+  addWebCommands(program, run);
   return program;
 }

@@ -30,6 +30,8 @@ export interface CredentialsTable {
   scopes: string[];
   revoked_at: Date | null;
   created_at: CreatedAt;
+  /** When a token was last issued for it (migration 0013). */
+  last_used_at: ColumnType<Date | null, Date | undefined, Date>;
 }
 
 export interface BalancesTable {

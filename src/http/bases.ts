@@ -8,7 +8,9 @@ import type { Environment } from '../db/schema.ts';
  * code serves live and sandbox, and a deployment can move a base to its own host by configuration.
  */
 export type Product = 'giftcards' | 'topups';
-export type BaseKind = 'auth' | 'admin' | Product;
+export type BaseKind = 'auth' | 'admin' | Product | WebPage;
+/** The web pages: the account dashboard and the operator console. */
+export type WebPage = 'dashboard' | 'console';
 
 export interface Base {
   kind: BaseKind;
@@ -27,6 +29,8 @@ export const MOUNTS: Record<BaseKind, string> = {
   admin: '/_admin',
   giftcards: '/_giftcards',
   topups: '/_topups',
+  dashboard: '/_dashboard',
+  console: '/_console',
 };
 
 /** Paths served on any host outside the bases (the docs of the error codes). */
@@ -54,6 +58,8 @@ export function basesFromConfig(config: Config): Base[] {
     make('topups', 'live', config.topupsUrl),
     make('topups', 'sandbox', config.topupsSandboxUrl),
     make('admin', null, config.adminUrl),
+    make('dashboard', null, config.dashboardUrl),
+    make('console', null, config.consoleUrl),
   ];
 }
 

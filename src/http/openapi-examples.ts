@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PROJECT_ROOT } from '../lib/project-root.ts';
 import type { RecordedExample } from './openapi.ts';
 
 /**
@@ -10,7 +11,7 @@ import type { RecordedExample } from './openapi.ts';
  * @example
  * loadRecordedExamples('giftcards')['GET /products/{productId}'].response.body.productId // 11
  */
-export const EXAMPLES_DIR = join(import.meta.dirname, 'openapi-examples');
+export const EXAMPLES_DIR = join(PROJECT_ROOT, 'src', 'http', 'openapi-examples');
 
 export function loadRecordedExamples(kind: string): Record<string, RecordedExample> {
   const file = join(EXAMPLES_DIR, `${kind}.json`);

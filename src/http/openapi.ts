@@ -54,6 +54,8 @@ const TITLES: Record<BaseKind, string> = {
   giftcards: 'airgift gift card service',
   topups: 'airgift mobile top-up service',
   admin: 'airgift admin API',
+  dashboard: 'airgift account dashboard (the JSON its pages call; session cookie + X-CSRF-Token)',
+  console: 'airgift operator console (the JSON its pages call; session cookie + X-CSRF-Token)',
 };
 
 const OAuthError = {

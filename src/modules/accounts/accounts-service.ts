@@ -236,6 +236,20 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     };
   }
 
+  /** The account's credentials with their scopes and last use (never secrets), oldest first. */
+  async function credentialsOf(accountId: number) {
+    await require(accountId);
+    const rows = await credentials.listForAccount(accountId);
+    return rows.map((c) => ({
+      clientId: c.clientId,
+      environment: c.environment,
+      scopes: c.scopes,
+      revoked: c.revokedAt !== null,
+      createdAt: formatDateTime(c.createdAt),
+      lastUsedAt: c.lastUsedAt && formatDateTime(c.lastUsedAt),
+    }));
+  }
+
   async function revokeCredential(clientId: string) {
     const found = await credentials.revoke(clientId, clock.now());
     if (!found) throw new AppError('RESOURCE_NOT_FOUND', `No credential ${clientId}`);
@@ -290,6 +304,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     update,
     require,
     createCredential,
+    credentialsOf,
     revokeCredential,
     changeBalance,
     balanceOf,

@@ -1,4 +1,4 @@
 /** The accounts module: accounts, their credentials and their balances as the specs show them. */
 export { accountsRepository } from './accounts-repository.ts';
-export { type AccountsService, createAccountsService } from './accounts-service.ts';
+export { type AccountsService, type CreateAccountInput, createAccountsService } from './accounts-service.ts';
 export { balanceRoute } from './balance-route.ts';

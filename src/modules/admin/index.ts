@@ -2,3 +2,4 @@
 
 export { accountAdminRoutes } from './account-routes.ts';
 export { installAdminAuth } from './admin-auth.ts';
+export { Account, AccountDetail, Audit, BalanceChange, CreatedAccount } from './admin-schemas.ts';

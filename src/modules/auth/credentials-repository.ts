@@ -11,6 +11,7 @@ export interface CredentialRow {
   scopes: string[];
   revokedAt: Date | null;
   createdAt: Date;
+  lastUsedAt: Date | null;
 }
 
 /**
@@ -29,6 +30,7 @@ export function credentialsRepository(db: Kysely<Database>, clock: Clock) {
     'scopes',
     'revoked_at as revokedAt',
     'created_at as createdAt',
+    'last_used_at as lastUsedAt',
   ] as const;
 
   return {
@@ -79,6 +81,15 @@ export function credentialsRepository(db: Kysely<Database>, clock: Clock) {
         .select(columns)
         .where('account_id', '=', accountId)
         .orderBy('created_at')
+        .execute();
+    },
+
+    /** Records that a token was issued for the credential (the dashboard shows it as its last use). */
+    async touch(clientId: string, at: Date): Promise<void> {
+      await db
+        .updateTable('credentials')
+        .set({ last_used_at: at })
+        .where('client_id', '=', clientId)
         .execute();
     },
 

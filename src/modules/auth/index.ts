@@ -2,7 +2,7 @@
  * The auth module: client credentials (ids, scrypt-hashed secrets, scopes) and the OAuth 2.0 token
  * service that turns them into audience-bound JWTs and checks those tokens on every product request.
  */
-export { hashSecret, newClientCredentials } from './client-secrets.ts';
+export { hashSecret, newClientCredentials, verifySecret } from './client-secrets.ts';
 export { type CredentialsRepository, credentialsRepository } from './credentials-repository.ts';
 export type { Principal } from './principal.ts';
 export { ALL_SCOPES, unknownScopes } from './scopes.ts';

@@ -87,6 +87,11 @@ export function createTokenService(deps: TokenServiceDeps) {
         `This credential has no scope of the ${base.kind} service (its scopes: ${credential.scopes.join(' ') || 'none'}); ask for a credential with one`,
       );
     }
+    // The dashboard shows a credential's last use to the minute: one write a minute at most.
+    const at = clock.now();
+    if (!credential.lastUsedAt || at.getTime() - credential.lastUsedAt.getTime() >= 60_000) {
+      await credentials.touch(credential.clientId, at);
+    }
     const lifetime = deps.lifetimeSeconds[base.environment];
     const now = Math.floor(clock.now().getTime() / 1000);
     const token = await new SignJWT({

@@ -46,6 +46,8 @@ export function createTopupReports(deps: { repo: TopupsRepository }) {
       principal: Principal,
       q: Static<typeof ReportQuery>,
       page: { limit: number; offset: number },
+      /** Filters the spec's report does not have (the dashboard's). */
+      extra: { status?: string } = {},
     ): Promise<{ rows: TopupRow[]; total: number }> {
       // both pairs (startDate/endDate, startTime/endTime) may be given; the narrower bound of each side wins
       const from = [bound(q.startDate, 'startDate', false), bound(q.startTime, 'startTime', false)];
@@ -58,6 +60,7 @@ export function createTopupReports(deps: { repo: TopupsRepository }) {
           customIdentifier: q.customIdentifier,
           operatorId: q.operatorId,
           operatorName: q.operatorName,
+          status: extra.status,
           from: narrowest(from, (a, b) => (a > b ? a : b)),
           to: narrowest(to, (a, b) => (a < b ? a : b)),
           sortBy: q.sortBy ?? 'transactionDate',

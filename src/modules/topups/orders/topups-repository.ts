@@ -10,6 +10,8 @@ export interface ReportFilter {
   customIdentifier?: string;
   operatorId?: number;
   operatorName?: string;
+  /** The dashboard's status filter (the spec's report has none). */
+  status?: string;
   from?: Date;
   to?: Date;
   sortBy: 'transactionDate' | 'transactionId' | 'requestedAmount';
@@ -189,6 +191,7 @@ export function topupsRepository(db: Kysely<Database>) {
         // a case-insensitive substring, with no LIKE wildcards to escape
         q = q.where(sql<boolean>`strpos(lower(operator_name), ${f.operatorName.toLowerCase()}) > 0`);
       }
+      if (f.status) q = q.where('status', '=', f.status.toUpperCase() as TopupRow['status']);
       if (f.from) q = q.where('created_at', '>=', f.from);
       if (f.to) q = q.where('created_at', '<=', f.to);
       const column = SORT_COLUMNS[f.sortBy];

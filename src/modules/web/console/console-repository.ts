@@ -1,0 +1,97 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, Environment } from '../../../db/schema.ts';
+
+/**
+ * The console's reads across accounts, which the per-account services do not offer: account search,
+ * transactions of every account, and orders and revenue per day per product. Read-only.
+ */
+export function consoleRepository(db: Kysely<Database>) {
+  return {
+    /** Accounts whose name contains `search` (case-insensitive) or whose id is `search`; newest first. */
+    async searchAccounts(search: string | undefined, page: { limit: number; offset: number }) {
+      let q = db
+        .selectFrom('accounts')
+        .select([
+          'id',
+          'name',
+          'currency_code',
+          'country_code',
+          'status',
+          'daily_count_limit',
+          'daily_amount_limit',
+          'created_at',
+        ]);
+      if (search) {
+        const id = /^\d{1,15}$/.test(search) ? Number(search) : null;
+        q = q.where((eb) =>
+          eb.or([
+            sql<boolean>`strpos(lower(name), ${search.toLowerCase()}) > 0`,
+            ...(id === null ? [] : [eb('id', '=', id)]),
+          ]),
+        );
+      }
+      return q.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+    },
+
+    /** Transactions of both products across accounts, newest first. */
+    async transactions(
+      f: { environment: Environment; product: 'all' | 'giftcards' | 'topups'; accountId?: number },
+      page: { limit: number; offset: number },
+    ) {
+      const gift = sql`SELECT 'giftcards' AS product, id, account_id, status, amount AS cost, currency_code,
+          quantity || ' × ' || product_name AS description, custom_identifier, created_at
+        FROM giftcard_transactions WHERE environment = ${f.environment}
+        ${f.accountId === undefined ? sql`` : sql`AND account_id = ${f.accountId}`}`;
+      const top = sql`SELECT 'topups' AS product, id, account_id, status, cost, requested_currency_code AS currency_code,
+          requested_amount || ' ' || requested_currency_code || ' to ' || operator_name AS description,
+          custom_identifier, created_at
+        FROM topup_transactions WHERE environment = ${f.environment}
+        ${f.accountId === undefined ? sql`` : sql`AND account_id = ${f.accountId}`}`;
+      const union =
+        f.product === 'giftcards' ? gift : f.product === 'topups' ? top : sql`${gift} UNION ALL ${top}`;
+      const result = await sql<{
+        product: 'giftcards' | 'topups';
+        id: string;
+        account_id: string;
+        status: string;
+        cost: string;
+        currency_code: string;
+        description: string;
+        custom_identifier: string | null;
+        created_at: Date;
+      }>`SELECT * FROM (${union}) t ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.execute(
+        db,
+      );
+      return result.rows;
+    },
+
+    /**
+     * Orders (not refunded) and revenue per UTC day and product since `from`, in each account's
+     * currency converted to nothing: revenue is summed per currency.
+     */
+    async ordersPerDay(environment: Environment, from: Date) {
+      const result = await sql<{
+        day: string;
+        product: string;
+        currency_code: string;
+        orders: string;
+        revenue: string;
+      }>`
+        SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, 'giftcards' AS product, currency_code,
+               count(*)::text AS orders, sum(amount)::text AS revenue
+          FROM giftcard_transactions
+         WHERE environment = ${environment} AND created_at >= ${from} AND status NOT IN ('FAILED', 'REFUNDED')
+         GROUP BY 1, 3
+        UNION ALL
+        SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), 'topups', requested_currency_code,
+               count(*)::text, sum(cost)::text
+          FROM topup_transactions
+         WHERE environment = ${environment} AND created_at >= ${from} AND status <> 'REFUNDED'
+         GROUP BY 1, 3
+        ORDER BY 1, 2, 3`.execute(db);
+      return result.rows;
+    },
+  };
+}
+
+export type ConsoleRepository = ReturnType<typeof consoleRepository>;

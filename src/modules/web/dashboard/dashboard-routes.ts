@@ -1,0 +1,176 @@
+import type { Static } from 'typebox';
+import type { Environment } from '../../../db/schema.ts';
+import { AppError } from '../../../errors/error-codes.ts';
+import type { Base } from '../../../http/bases.ts';
+import type { TypedApp } from '../../../http/schemas.ts';
+import type { AccountsService } from '../../accounts/index.ts';
+import { ALL_SCOPES } from '../../auth/index.ts';
+import { webUserOf } from '../web-session.ts';
+import {
+  ClientParams,
+  CreateCredentialBody,
+  CreatedCredential,
+  CredentialList,
+  DocLinks,
+  EnvironmentQuery,
+  LedgerPage,
+  LedgerQuery,
+  Overview,
+  RevealedCodes,
+  Revoked,
+  TransactionPage,
+  TransactionParams,
+  TransactionsQuery,
+} from './dashboard-schemas.ts';
+import { type DashboardService, transactionsCsv } from './dashboard-service.ts';
+
+/**
+ * The dashboard's JSON endpoints, thin: each reads the signed-in user's account id from the session
+ * (never from the request) and calls a service. A credential or transaction of another account is
+ * not found (404), the same as one that does not exist.
+ */
+const CSV_LIMIT = 10_000;
+
+export function dashboardRoutes(
+  app: TypedApp,
+  deps: { dashboard: DashboardService; accounts: AccountsService; bases: Base[]; errorsUrl: string },
+) {
+  const { dashboard, accounts } = deps;
+  const accountOf = (request: Parameters<typeof webUserOf>[0]) => {
+    const user = webUserOf(request);
+    return { id: user.id, accountId: user.accountId as number };
+  };
+
+  app.get(
+    '/api/overview',
+    { schema: { querystring: EnvironmentQuery, response: { 200: Overview } } },
+    async (request) => dashboard.overview(accountOf(request).accountId, request.query.environment),
+  );
+
+  app.get('/api/credentials', { schema: { response: { 200: CredentialList } } }, async (request) => ({
+    items: await accounts.credentialsOf(accountOf(request).accountId),
+    scopes: [...ALL_SCOPES],
+  }));
+
+  app.post(
+    '/api/credentials',
+    { schema: { body: CreateCredentialBody, response: { 200: CreatedCredential } } },
+    async (request) => {
+      const { accountId } = accountOf(request);
+      return accounts.createCredential(accountId, request.body.environment, request.body.scopes);
+    },
+  );
+
+  app.post(
+    '/api/credentials/:clientId/revoke',
+    { schema: { params: ClientParams, response: { 200: Revoked } } },
+    async (request) => {
+      const { accountId } = accountOf(request);
+      const own = await accounts.credentialsOf(accountId);
+      if (!own.some((c) => c.clientId === request.params.clientId)) {
+        throw new AppError('RESOURCE_NOT_FOUND', `No credential ${request.params.clientId}`);
+      }
+      return accounts.revokeCredential(request.params.clientId);
+    },
+  );
+
+  const filterOf = (q: Static<typeof TransactionsQuery>) => ({
+    environment: q.environment as Environment,
+    product: q.product ?? 'all',
+    status: q.status,
+    customIdentifier: q.customIdentifier,
+    startDate: q.startDate,
+    endDate: q.endDate,
+  });
+
+  app.get(
+    '/api/transactions',
+    { schema: { querystring: TransactionsQuery, response: { 200: TransactionPage } } },
+    async (request) =>
+      dashboard.transactions(accountOf(request).accountId, filterOf(request.query), {
+        page: request.query.page ?? 1,
+        size: request.query.size ?? 20,
+      }),
+  );
+
+  app.get(
+    '/api/transactions.csv',
+    {
+      schema: {
+        querystring: TransactionsQuery,
+        description: `The filtered transactions as CSV (text/csv), at most ${CSV_LIMIT} rows`,
+      },
+    },
+    async (request, reply) => {
+      const { items } = await dashboard.transactions(accountOf(request).accountId, filterOf(request.query), {
+        page: 1,
+        size: CSV_LIMIT,
+      });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="transactions-${request.query.environment}.csv"`)
+        .send(transactionsCsv(items));
+    },
+  );
+
+  app.post(
+    '/api/giftcards/transactions/:transactionId/codes',
+    {
+      schema: { params: TransactionParams, querystring: EnvironmentQuery, response: { 200: RevealedCodes } },
+    },
+    async (request) => {
+      const user = accountOf(request);
+      return dashboard.revealCodes(
+        { id: user.id, accountId: user.accountId },
+        request.query.environment,
+        request.params.transactionId,
+        request.ip,
+      );
+    },
+  );
+
+  app.get(
+    '/api/ledger',
+    { schema: { querystring: LedgerQuery, response: { 200: LedgerPage } } },
+    async (request) =>
+      dashboard.ledgerPage(accountOf(request).accountId, request.query.environment, {
+        page: request.query.page ?? 1,
+        size: request.query.size ?? 25,
+      }),
+  );
+
+  app.get('/api/docs', { schema: { response: { 200: DocLinks } } }, async () => ({
+    bases: deps.bases
+      .filter((b) => b.kind === 'auth' || b.kind === 'giftcards' || b.kind === 'topups')
+      .map((b) => ({
+        title: `${b.kind === 'auth' ? 'Token service' : b.kind === 'giftcards' ? 'Gift cards' : 'Mobile top-ups'}${b.environment ? ` (${b.environment})` : ''}`,
+        url: b.url,
+        docs: `${b.url}/docs`,
+      })),
+    errors: deps.errorsUrl,
+    openapi: 'openapi.json',
+    sandboxTestValues: SANDBOX_TEST_VALUES,
+  }));
+}
+
+/** The sandbox's documented test values, as the docs page lists them. */
+const SANDBOX_TEST_VALUES = [
+  { product: 'Gift cards', value: 'productId 11, 12', outcome: 'SUCCESSFUL at once, numeric codes' },
+  { product: 'Gift cards', value: 'productId 13', outcome: 'SUCCESSFUL at once, alphanumeric codes' },
+  { product: 'Gift cards', value: 'productId 21', outcome: 'PROCESSING, then SUCCESSFUL' },
+  {
+    product: 'Gift cards',
+    value: 'productId 22',
+    outcome: 'out of stock: PENDING with preOrder, else refused',
+  },
+  { product: 'Gift cards', value: 'productId 24', outcome: 'FAILED, then REFUNDED' },
+  { product: 'Gift cards', value: 'productId 25', outcome: 'REFUNDED at once' },
+  { product: 'Top-ups', value: 'number ending 99990', outcome: 'PROCESSING, then SUCCESSFUL' },
+  { product: 'Top-ups', value: 'number ending 99991', outcome: 'PROCESSING, then REFUNDED' },
+  {
+    product: 'Top-ups',
+    value: 'number ending 99992',
+    outcome: 'refused at once (TOPUP_TRANSACTION_FAILED), refunded',
+  },
+  { product: 'Top-ups', value: 'number ending 99993', outcome: '503, nothing recorded' },
+];

@@ -1,0 +1,62 @@
+/**
+ * The web module: the account dashboard and the operator console (issue 10), their users and
+ * sessions, the console's audit log, and the admin API routes that invite users and operators.
+ * The pages' front-end lives in `web/` at the repository root (bundled by esbuild at start).
+ */
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/schema.ts';
+import type { ChangeVersions } from '../../lib/change-versions.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import type { GiftcardServices } from '../giftcards/index.ts';
+import type { Ledger } from '../ledger/index.ts';
+import type { Fx } from '../reference/index.ts';
+import type { Topups } from '../topups/index.ts';
+import { createAuditLog } from './audit-log.ts';
+import { consoleRepository } from './console/console-repository.ts';
+import { createConsoleService } from './console/console-service.ts';
+import { dashboardRepository } from './dashboard/dashboard-repository.ts';
+import { createDashboardService } from './dashboard/dashboard-service.ts';
+import { usersRepository } from './users-repository.ts';
+import { createUsersService } from './users-service.ts';
+
+export { webAdminRoutes } from './admin/web-admin-routes.ts';
+export { webPages } from './web-pages.ts';
+
+export interface WebDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  config: Pick<Config, 'webSessionHours' | 'webLockoutFailures' | 'webLockoutMinutes'>;
+  accounts: AccountsService;
+  ledger: Ledger;
+  giftcards: GiftcardServices;
+  topups: Topups;
+  fx: Fx;
+  changes?: ChangeVersions;
+}
+
+/**
+ * The web module's services from their dependencies.
+ *
+ * @example
+ * const web = createWebServices({ db, clock, config, accounts, ledger, giftcards, topups });
+ * await web.users.createWithPassword('customer', 'sandbox@example.com', 2);
+ */
+export function createWebServices(deps: WebDeps) {
+  const { db, clock, config } = deps;
+  const users = createUsersService({
+    repository: usersRepository(db),
+    clock,
+    settings: {
+      sessionHours: config.webSessionHours,
+      lockout: { failures: config.webLockoutFailures, minutes: config.webLockoutMinutes },
+    },
+  });
+  const audit = createAuditLog(db, clock);
+  const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db) });
+  const console = createConsoleService({ ...deps, repository: consoleRepository(db), audit, users });
+  return { users, audit, dashboard, console };
+}
+
+export type WebServices = ReturnType<typeof createWebServices>;

@@ -1,0 +1,166 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { type WebDatabase, type WebUserKind, withWebTables } from './web-tables.ts';
+
+/** SQL for web users, their invitations, sessions and failed sign-ins. Only this file touches them. */
+export interface WebUserRow {
+  id: number;
+  kind: WebUserKind;
+  accountId: number | null;
+  email: string;
+  passwordHash: string | null;
+  createdAt: Date;
+}
+
+const USER_COLUMNS = [
+  'web_users.id',
+  'web_users.kind',
+  'web_users.account_id as accountId',
+  'web_users.email',
+  'web_users.password_hash as passwordHash',
+  'web_users.created_at as createdAt',
+] as const;
+
+export function usersRepository(appDb: Kysely<Database>) {
+  const db: Kysely<WebDatabase> = withWebTables(appDb);
+  const num = <T extends { id: number | string; accountId: number | string | null }>(row: T): T => ({
+    ...row,
+    id: Number(row.id),
+    accountId: row.accountId === null ? null : Number(row.accountId),
+  });
+
+  return {
+    async findByEmail(kind: WebUserKind, email: string): Promise<WebUserRow | undefined> {
+      const row = await db
+        .selectFrom('web_users')
+        .select(USER_COLUMNS)
+        .where('kind', '=', kind)
+        .where(sql<boolean>`lower(email) = lower(${email})`)
+        .executeTakeFirst();
+      return row && num(row);
+    },
+
+    async findById(id: number): Promise<WebUserRow | undefined> {
+      const row = await db
+        .selectFrom('web_users')
+        .select(USER_COLUMNS)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && num(row);
+    },
+
+    /** The user of that kind and e-mail, made when missing (an invitation again keeps the same user). */
+    async upsert(kind: WebUserKind, email: string, accountId: number | null, at: Date): Promise<WebUserRow> {
+      const found = await this.findByEmail(kind, email);
+      if (found) return found;
+      const row = await db
+        .insertInto('web_users')
+        .values({ kind, email, account_id: accountId, created_at: at })
+        .returning(USER_COLUMNS)
+        .executeTakeFirstOrThrow();
+      return num(row);
+    },
+
+    async setPassword(userId: number, passwordHash: string): Promise<void> {
+      await db
+        .updateTable('web_users')
+        .set({ password_hash: passwordHash })
+        .where('id', '=', userId)
+        .execute();
+    },
+
+    async listUsers(kind: WebUserKind, accountId?: number) {
+      let q = db.selectFrom('web_users').select(USER_COLUMNS).where('kind', '=', kind);
+      if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+      return (await q.orderBy('id').execute()).map(num);
+    },
+
+    async insertInvitation(tokenHash: string, userId: number, expiresAt: Date): Promise<void> {
+      await db
+        .insertInto('web_invitations')
+        .values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt })
+        .execute();
+    },
+
+    /** Marks an unused, unexpired invitation used and returns its user id; undefined when there is none. */
+    async useInvitation(tokenHash: string, now: Date): Promise<number | undefined> {
+      const row = await db
+        .updateTable('web_invitations')
+        .set({ used_at: now })
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning('user_id')
+        .executeTakeFirst();
+      return row && Number(row.user_id);
+    },
+
+    async insertSession(s: {
+      tokenHash: string;
+      userId: number;
+      csrfToken: string;
+      createdAt: Date;
+      expiresAt: Date;
+    }): Promise<void> {
+      await db
+        .insertInto('web_sessions')
+        .values({
+          token_hash: s.tokenHash,
+          user_id: s.userId,
+          csrf_token: s.csrfToken,
+          created_at: s.createdAt,
+          expires_at: s.expiresAt,
+        })
+        .execute();
+    },
+
+    /** The unexpired session of that token hash with its user. */
+    async findSession(tokenHash: string, now: Date) {
+      const row = await db
+        .selectFrom('web_sessions')
+        .innerJoin('web_users', 'web_users.id', 'web_sessions.user_id')
+        .select([...USER_COLUMNS, 'web_sessions.csrf_token as csrfToken'])
+        .where('web_sessions.token_hash', '=', tokenHash)
+        .where('web_sessions.expires_at', '>', now)
+        .executeTakeFirst();
+      return row && num(row);
+    },
+
+    async deleteSession(tokenHash: string): Promise<void> {
+      await db.deleteFrom('web_sessions').where('token_hash', '=', tokenHash).execute();
+    },
+
+    /** Ends every session of a user (a new password). */
+    async deleteSessionsOf(userId: number): Promise<void> {
+      await db.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
+    },
+
+    async recordFailure(kind: WebUserKind, email: string, ip: string | null, at: Date): Promise<void> {
+      await db
+        .insertInto('web_sign_in_failures')
+        .values({ kind, email: email.toLowerCase(), ip, at })
+        .execute();
+    },
+
+    async failuresSince(kind: WebUserKind, email: string, since: Date): Promise<number> {
+      const row = await db
+        .selectFrom('web_sign_in_failures')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('kind', '=', kind)
+        .where('email', '=', email.toLowerCase())
+        .where('at', '>', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async clearFailures(kind: WebUserKind, email: string): Promise<void> {
+      await db
+        .deleteFrom('web_sign_in_failures')
+        .where('kind', '=', kind)
+        .where('email', '=', email.toLowerCase())
+        .execute();
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof usersRepository>;

@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import type { FastifyInstance } from 'fastify';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
+
+/**
+ * The pages' front-end: TypeScript in `web/` bundled by esbuild (its binary comes from npm) when the
+ * server starts, in memory, with no network, and served from the page's own path: one HTML shell, one
+ * script, one stylesheet. Nothing is loaded from another origin, and the Content-Security-Policy says
+ * so (no inline script, no eval, no inline style); answers are never cached by the browser, and the
+ * page cannot be framed.
+ */
+const WEB_DIR = join(PROJECT_ROOT, 'web');
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const bundles = new Map<string, Promise<string>>();
+
+/** The bundle of `web/<page>/main.ts`, built once per process. */
+export function bundle(page: 'dashboard' | 'console'): Promise<string> {
+  let hit = bundles.get(page);
+  if (!hit) {
+    hit = build({
+      entryPoints: [join(WEB_DIR, page, 'main.ts')],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      target: 'es2022',
+      minify: true,
+      sourcemap: false,
+      logLevel: 'silent',
+    }).then((r) => r.outputFiles[0].text);
+    bundles.set(page, hit);
+  }
+  return hit;
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+
+/** Security headers of every answer of a page's base (JSON included). */
+export function installPageHeaders(app: FastifyInstance) {
+  app.addHook('onSend', async (request, reply, payload) => {
+    // The OpenAPI reference page at {base}/docs is the one every base serves (src/http/openapi.ts),
+    // with its own stylesheet: its policy is its own business.
+    if (request.routeOptions.url?.endsWith('/docs') !== true) {
+      reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    }
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}
+
+/**
+ * `GET /` (the shell), `/app.js` and `/app.css` of a page whose public path is `prefix`.
+ *
+ * @example
+ * await pageRoutes(app, 'dashboard', 'airgift dashboard', '/dashboard');
+ */
+export async function pageRoutes(
+  app: FastifyInstance,
+  page: 'dashboard' | 'console',
+  title: string,
+  prefix: string,
+) {
+  const config = { access: { scope: null, docs: true } };
+  const [script, css] = await Promise.all([
+    bundle(page),
+    readFile(join(WEB_DIR, 'shared', 'styles.css'), 'utf8'),
+  ]);
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<link rel="stylesheet" href="${esc(prefix)}/app.css">
+<script type="module" src="${esc(prefix)}/app.js"></script>
+</head>
+<body data-base="${esc(prefix)}">
+<a class="skip" href="#main">Skip to content</a>
+<div id="app"><main id="main"><p>Loading…</p></main></div>
+<noscript>These pages need JavaScript.</noscript>
+</body>
+</html>
+`;
+  app.get('/', { config }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
+  app.get('/app.js', { config }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').send(script),
+  );
+  app.get('/app.css', { config }, async (_request, reply) => reply.type('text/css; charset=utf-8').send(css));
+}

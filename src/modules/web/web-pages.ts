@@ -1,0 +1,63 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Base, WebPage } from '../../http/bases.ts';
+import type { OpenApiRegistry } from '../../http/openapi.ts';
+import { docsRoutes } from '../../http/openapi.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import { consoleRoutes } from './console/console-routes.ts';
+import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
+import type { WebServices } from './index.ts';
+import { installPageHeaders, pageRoutes } from './web-assets.ts';
+import { webAuthRoutes } from './web-auth-routes.ts';
+import { installWebSession, type WebSessionOptions } from './web-session.ts';
+
+/**
+ * One page's plugin (dashboard or console), registered at its mount: security headers, the session
+ * hook, the shell and bundle, sign-in/out, the page's JSON endpoints and its OpenAPI document
+ * (`{base}/openapi.json`, `{base}/docs`).
+ */
+export async function webPages(
+  app: FastifyInstance,
+  deps: {
+    page: WebPage;
+    web: WebServices;
+    accounts: AccountsService;
+    bases: Base[];
+    openapi: OpenApiRegistry;
+    errorsUrl: string;
+    dashboardUrl: string;
+  },
+) {
+  const base = deps.bases.find((b) => b.kind === deps.page) as Base;
+  const session: WebSessionOptions = {
+    kind: deps.page === 'dashboard' ? 'customer' : 'operator',
+    users: deps.web.users,
+    cookieName: deps.page === 'dashboard' ? 'airgift_dashboard' : 'airgift_console',
+    cookiePath: base.prefix || '/',
+  };
+  installPageHeaders(app);
+  installWebSession(app, session);
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  await pageRoutes(
+    app,
+    deps.page,
+    deps.page === 'dashboard' ? 'airgift dashboard' : 'airgift console',
+    base.prefix,
+  );
+  webAuthRoutes(typed, session, async (accountId) => (await deps.accounts.require(accountId)).name);
+  if (deps.page === 'dashboard') {
+    dashboardRoutes(typed, {
+      dashboard: deps.web.dashboard,
+      accounts: deps.accounts,
+      bases: deps.bases,
+      errorsUrl: deps.errorsUrl,
+    });
+  } else {
+    consoleRoutes(typed, {
+      console: deps.web.console,
+      users: deps.web.users,
+      dashboardUrl: deps.dashboardUrl,
+    });
+  }
+  docsRoutes(app, deps.openapi, { kind: deps.page, bases: deps.bases });
+}

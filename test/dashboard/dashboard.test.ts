@@ -1,0 +1,349 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  AUDIENCES,
+  queryDatabase,
+  type ServerProcess,
+  startServerProcess,
+} from '../harness/server-process.ts';
+import {
+  acceptInvitation,
+  admin,
+  CHROMIUM,
+  hasChromium,
+  launchBrowser,
+  newContext,
+  sandboxUser,
+  seriousViolations,
+  signIn,
+} from './browser.ts';
+
+/**
+ * The account dashboard and the operator console in a real browser (Debian's Chromium driven by
+ * playwright-core) against a real server process: what a customer and an operator do, and what
+ * they must not be able to do.
+ */
+const skip = hasChromium
+  ? false
+  : `no chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+
+describe('dashboard and console in a browser', { skip }, () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let customer: BrowserContext;
+  let page: Page;
+  let user: { email: string; password: string };
+  const cspViolations: string[] = [];
+
+  before(async () => {
+    [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
+    user = await sandboxUser(server);
+    customer = await newContext(browser, server);
+    page = await customer.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.cleanup();
+  });
+
+  test('the bootstrap user signs in and sees the sandbox balance; the banner printed the password', async () => {
+    assert.match(server.output(), new RegExp(`password\\s+${user.password}`));
+    await signIn(page, '/dashboard', user.email, user.password);
+    await page.goto('/dashboard/#/overview?environment=sandbox');
+    await assert.doesNotReject(page.getByTestId('balance-sandbox').getByText('10,000.00 USD').waitFor());
+    const cookies = await customer.cookies();
+    const session = cookies.find((c) => c.name === 'airgift_dashboard');
+    assert.ok(session, 'a session cookie');
+    assert.equal(session.httpOnly, true);
+    assert.equal(session.secure, true);
+    assert.equal(session.sameSite, 'Lax');
+    assert.equal(session.path, '/dashboard');
+    const rows = await queryDatabase<{ n: string }>(
+      server.database,
+      'SELECT count(*) AS n FROM web_sessions WHERE token_hash = $1',
+      [session.value],
+    );
+    assert.equal(rows[0].n, '0', 'the database keeps only a hash of the session token');
+  });
+
+  test('a credential is created (secret shown once), gets a token, and is revoked after confirmation', async () => {
+    await page.goto('/dashboard/#/credentials?environment=sandbox');
+    await page.getByRole('button', { name: 'Create credential' }).click();
+    const clientId = (await page.getByTestId('new-client-id').textContent()) as string;
+    const clientSecret = (await page.getByTestId('new-client-secret').textContent()) as string;
+    assert.match(clientId, /^ag_test_/);
+    const token = await server.http.post('/auth/oauth/token', {
+      client_id: clientId,
+      client_secret: clientSecret,
+      grant_type: 'client_credentials',
+      audience: AUDIENCES.giftcardsSandbox,
+    });
+    assert.equal(token.status, 200);
+    await page.getByRole('button', { name: 'Done' }).click();
+    const row = page.getByRole('row').filter({ hasText: clientId });
+    await assert.doesNotReject(
+      row
+        .getByText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
+        .nth(1)
+        .waitFor(),
+      'last use shown',
+    );
+    await row.getByRole('button', { name: `Revoke ${clientId}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('row').filter({ hasText: clientId }).getByText('revoked').waitFor();
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
+    assert.ok(!stored.includes(clientSecret), 'no secret in web storage');
+    assert.equal(stored, '{}{}');
+    const refused = await server.http.post('/auth/oauth/token', {
+      client_id: clientId,
+      client_secret: clientSecret,
+      grant_type: 'client_credentials',
+      audience: AUDIENCES.giftcardsSandbox,
+    });
+    assert.equal(refused.status, 401);
+  });
+
+  let orderId: number;
+  test('a sandbox order is on the transactions page; its codes are revealed on click and the reveal recorded', async () => {
+    const token = await server.token(AUDIENCES.giftcardsSandbox);
+    const order = await server.http.post(
+      '/giftcards-sandbox/orders',
+      { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Ada', customIdentifier: 'browser-order-1' },
+      { token },
+    );
+    assert.equal(order.status, 200, order.text);
+    orderId = order.body.transactionId;
+    await page.goto('/dashboard/#/transactions?environment=sandbox&customIdentifier=browser-order-1');
+    const row = page.getByRole('row').filter({ hasText: 'browser-order-1' });
+    await row.getByText('SUCCESSFUL').waitFor();
+    const cards = await server.http.get(`/giftcards-sandbox/orders/transactions/${orderId}/cards`, { token });
+    await row.getByRole('button', { name: `Show codes of gift card order ${orderId}` }).click();
+    await row.getByText(String(cards.body[0].cardNumber)).waitFor();
+    const reveals = await queryDatabase<{ transaction_id: string }>(
+      server.database,
+      'SELECT transaction_id FROM web_code_reveals',
+    );
+    assert.deepEqual(
+      reveals.map((r) => Number(r.transaction_id)),
+      [orderId],
+    );
+  });
+
+  test('the CSV export holds the filtered transactions', async () => {
+    await page.goto('/dashboard/#/transactions?environment=sandbox&product=giftcards');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
+    const chunks: Buffer[] = [];
+    for await (const chunk of (await download.createReadStream()) as AsyncIterable<Buffer>)
+      chunks.push(chunk);
+    const lines = Buffer.concat(chunks).toString('utf8').trim().split('\r\n');
+    assert.equal(
+      lines[0],
+      'product,transactionId,status,description,customIdentifier,cost,currencyCode,createdAt',
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith(`giftcards,${orderId},SUCCESSFUL,`) && l.includes('browser-order-1')),
+    );
+  });
+
+  test("another account's data is never shown: tampered ids answer 404 and lists hold only the user's own", async () => {
+    const other = await admin(server, 'POST', '/accounts', {
+      name: 'Other',
+      currency: 'USD',
+      country: 'US',
+      environment: 'sandbox',
+      fund: 100,
+    });
+    const otherToken = (
+      await server.http.post('/auth/oauth/token', {
+        client_id: other.clientId,
+        client_secret: other.clientSecret,
+        grant_type: 'client_credentials',
+        audience: AUDIENCES.giftcardsSandbox,
+      })
+    ).body.access_token;
+    const theirs = await server.http.post(
+      '/giftcards-sandbox/orders',
+      { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Eve', customIdentifier: 'other-order' },
+      { token: otherToken },
+    );
+    assert.equal(theirs.status, 200);
+    const answers = await page.evaluate(
+      async ({ id, clientId, other }) => {
+        const session = await (await fetch('/dashboard/api/session')).json();
+        const post = (path: string) =>
+          fetch(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
+            body: '{}',
+          }).then((r) => r.status);
+        const list = await (
+          await fetch('/dashboard/api/transactions?environment=sandbox&customIdentifier=other-order')
+        ).json();
+        return {
+          codes: await post(`/dashboard/api/giftcards/transactions/${id}/codes?environment=sandbox`),
+          revoke: await post(`/dashboard/api/credentials/${clientId}/revoke`),
+          listed: list.items.length,
+          // an account id in the query is no parameter: the overview stays the user's own account
+          accountQuery: (
+            await (await fetch(`/dashboard/api/overview?environment=sandbox&accountId=${other}`)).json()
+          ).account.accountId,
+        };
+      },
+      { id: theirs.body.transactionId, clientId: other.clientId, other: other.accountId },
+    );
+    assert.deepEqual(answers, {
+      codes: 404,
+      revoke: 404,
+      listed: 0,
+      accountQuery: server.credentials.accountId,
+    });
+    const stillValid = await server.http.post('/auth/oauth/token', {
+      client_id: other.clientId,
+      client_secret: other.clientSecret,
+      grant_type: 'client_credentials',
+      audience: AUDIENCES.giftcardsSandbox,
+    });
+    assert.equal(stillValid.status, 200, "the other account's credential was not revoked");
+  });
+
+  test('a mutation without the CSRF token, or with a wrong one, is refused', async () => {
+    const statuses = await page.evaluate(async () => {
+      const body = JSON.stringify({ environment: 'sandbox', scopes: ['developer'] });
+      const send = (headers: Record<string, string>) =>
+        fetch('/dashboard/api/credentials', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+        }).then((r) => r.status);
+      return [await send({}), await send({ 'x-csrf-token': 'forged' })];
+    });
+    assert.deepEqual(statuses, [403, 403]);
+    const rows = await queryDatabase<{ n: string }>(
+      server.database,
+      "SELECT count(*) AS n FROM credentials WHERE account_id = $1 AND scopes = '{developer}'",
+      [server.credentials.accountId],
+    );
+    assert.equal(rows[0].n, '0');
+  });
+
+  test('the operator funds an account in the console and the customer sees it; the audit log has it', async () => {
+    const invited = await admin(server, 'POST', '/operators', { email: 'ops@example.com' });
+    const operator = await newContext(browser, server);
+    const console = await operator.newPage();
+    await acceptInvitation(console, server, invited.link, 'operator passphrase 1');
+    await signIn(console, '/console', 'ops@example.com', 'operator passphrase 1');
+    await console.goto('/console/#/accounts?search=Sandbox');
+    const id = server.credentials.accountId;
+    await console.getByRole('link', { name: String(id), exact: true }).click();
+    const fund = console.getByRole('form', { name: 'Fund' });
+    await fund.getByLabel('Environment').selectOption('sandbox');
+    await fund.getByLabel('Amount').fill('123.45');
+    await fund.getByLabel('Reason').fill('wire 42');
+    await fund.getByRole('button', { name: 'Fund' }).click();
+    await fund.getByText('new balance').waitFor();
+    await page.goto('/dashboard/#/balance?environment=sandbox');
+    await page.getByRole('row').filter({ hasText: 'wire 42' }).getByText('123.45 USD').first().waitFor();
+    const audit = await admin(server, 'GET', '/audit');
+    const entry = audit.items.find((e: { action: string }) => e.action === 'account.fund');
+    assert.equal(entry.actor, 'ops@example.com');
+    assert.equal(entry.target, `account ${id}`);
+    assert.equal(entry.details.amount, '123.45');
+    assert.ok(entry.ip);
+    await console.goto('/console/#/audit');
+    await console.getByRole('row').filter({ hasText: 'account.fund' }).waitFor();
+    // an operator session is no dashboard session, and the reverse
+    const crossed = await console.evaluate(() => fetch('/dashboard/api/session').then((r) => r.status));
+    assert.equal(crossed, 401);
+    await operator.close();
+  });
+
+  test('five failed sign-ins lock the e-mail, even against the right password', async () => {
+    const invited = await admin(server, 'POST', `/accounts/${server.credentials.accountId}/users`, {
+      email: 'locked@example.com',
+    });
+    const visitor = await newContext(browser, server);
+    const p = await visitor.newPage();
+    await acceptInvitation(p, server, invited.link, 'the right passphrase');
+    const attempt = (password: string) =>
+      p.evaluate(
+        (pw) =>
+          fetch('/dashboard/api/sign-in', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'locked@example.com', password: pw }),
+          }).then((r) => r.status),
+        password,
+      );
+    const failures = [];
+    for (let i = 0; i < 5; i++) failures.push(await attempt('wrong passphrase!'));
+    assert.deepEqual(failures, [401, 401, 401, 401, 401]);
+    assert.equal(await attempt('the right passphrase'), 429);
+    // the invitation link works once only
+    const again = await p.evaluate(
+      (token) =>
+        fetch('/dashboard/api/welcome', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token, password: 'another passphrase' }),
+        }).then((r) => r.status),
+      new URL(invited.link).hash.split('/').pop() as string,
+    );
+    assert.equal(again, 404);
+    await visitor.close();
+  });
+
+  test('every page has a CSP without inline scripts and no serious or critical axe violation', async () => {
+    const problems: string[] = [];
+    const answer = await page.goto('/dashboard/');
+    const csp = answer?.headers()['content-security-policy'] ?? '';
+    assert.match(csp, /script-src 'self'/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    for (const path of ['overview', 'credentials', 'transactions', 'balance', 'docs']) {
+      await page.goto(`/dashboard/#/${path}?environment=sandbox`);
+      await page.locator('main h1 + div').waitFor();
+      problems.push(...(await seriousViolations(page)).map((v) => `dashboard ${path}: ${v}`));
+    }
+    const anonymous = await newContext(browser, server);
+    const signInPage = await anonymous.newPage();
+    await signInPage.goto('/dashboard/');
+    await signInPage.getByRole('button', { name: 'Sign in' }).waitFor();
+    problems.push(...(await seriousViolations(signInPage)).map((v) => `sign-in: ${v}`));
+    await signIn(signInPage, '/console', 'ops@example.com', 'operator passphrase 1');
+    for (const path of [
+      'accounts',
+      `account?id=${server.credentials.accountId}`,
+      'transactions',
+      'reports',
+      'catalogue',
+      'audit',
+    ]) {
+      await signInPage.goto(`/console/#/${path}`);
+      await signInPage.locator('main h1 + div').waitFor();
+      problems.push(...(await seriousViolations(signInPage)).map((v) => `console ${path}: ${v}`));
+    }
+    await anonymous.close();
+    assert.deepEqual(problems, []);
+    assert.deepEqual(cspViolations, [], 'the pages break none of their own CSP');
+  });
+
+  test('signing out ends the session on the server', async () => {
+    const cookie = (await customer.cookies()).find((c) => c.name === 'airgift_dashboard');
+    await page.goto('/dashboard/#/overview');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const replay = await server.http.get('/dashboard/api/session', {
+      headers: { cookie: `airgift_dashboard=${cookie?.value}` },
+    });
+    assert.equal(replay.status, 401);
+  });
+});

@@ -1,0 +1,591 @@
+import { get, post } from '../shared/api.ts';
+import { barChart, legend, type Series } from '../shared/chart.ts';
+import { confirmDialog, field, h, money, replace, select, status, table } from '../shared/dom.ts';
+import { explain, go, type PageDef, type Route, start } from '../shared/shell.ts';
+
+/**
+ * The operator console: accounts (search, create, fund, adjust, limits, deactivate, credentials,
+ * users), transactions of every account, ledger audit, catalogue, code stock, audit log, and a chart
+ * of orders and revenue per day per product. Every change is recorded in the audit log server-side.
+ */
+type Env = 'live' | 'sandbox';
+const envOf = (route: Route): Env => (route.query.get('environment') === 'sandbox' ? 'sandbox' : 'live');
+const rerender = () => dispatchEvent(new HashChangeEvent('hashchange'));
+
+interface AccountLine {
+  accountId: number;
+  name: string;
+  currencyCode: string;
+  countryCode: string;
+  status: string;
+  createdAt: string;
+}
+
+/** A form whose submit runs `action` and shows its answer or error in the form. */
+function actionForm(title: string, fields: HTMLElement[], label: string, action: () => Promise<string>) {
+  const message = h('div', { class: 'message' });
+  const id = `t-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': id },
+    h('h2', { id }, title),
+    ...fields,
+    h('button', { type: 'submit', class: 'primary' }, label),
+    message,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      replace(message, status(await action()));
+    } catch (error) {
+      replace(message, status(explain(error), 'error'));
+    }
+  });
+  return form;
+}
+
+const accounts: PageDef = {
+  path: '/accounts',
+  title: 'Accounts',
+  async render(body, route) {
+    const search = route.query.get('search') ?? '';
+    const r = await get<{ items: AccountLine[] }>('/api/accounts', { search, size: 50 });
+    const box = h('input', { type: 'search', name: 'search', value: search });
+    const form = h(
+      'form',
+      { class: 'filters', role: 'search', 'aria-label': 'Search accounts' },
+      field('Name or id', box),
+      h('button', { type: 'submit', class: 'primary' }, 'Search'),
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      go('/accounts', { search: box.value });
+    });
+    const name = h('input', { name: 'name', required: true });
+    const currency = h('input', { name: 'currency', value: 'USD', required: true, maxlength: 3 });
+    const country = h('input', { name: 'country', value: 'US', required: true, maxlength: 2 });
+    const env = select('environment', [
+      ['sandbox', 'Sandbox'],
+      ['live', 'Live'],
+    ]);
+    const fund = h('input', { name: 'fund', inputmode: 'decimal', value: '0' });
+    body.append(
+      form,
+      table(
+        'Accounts',
+        ['Id', 'Name', 'Currency', 'Country', 'Status', 'Created (UTC)'],
+        r.items.map((a) => [
+          h('a', { href: `#/account?id=${a.accountId}` }, String(a.accountId)),
+          a.name,
+          a.currencyCode,
+          a.countryCode,
+          h('span', { class: `badge ${a.status === 'ACTIVE' ? 'successful' : 'failed'}` }, a.status),
+          a.createdAt,
+        ]),
+      ),
+      actionForm(
+        'Create an account',
+        [
+          field('Name', name),
+          field('Currency', currency),
+          field('Country', country),
+          field('First credential environment', env),
+          field('Initial funding', fund),
+        ],
+        'Create account',
+        async () => {
+          const made = await post<{ accountId: number; clientId: string; clientSecret: string }>(
+            '/api/accounts',
+            {
+              name: name.value,
+              currency: currency.value,
+              country: country.value,
+              environment: env.value,
+              fund: fund.value || '0',
+            },
+          );
+          return `Account ${made.accountId} created. client_id ${made.clientId}, client_secret ${made.clientSecret} (shown once).`;
+        },
+      ),
+    );
+  },
+};
+
+const account: PageDef = {
+  path: '/account',
+  title: 'Account',
+  async render(body, route) {
+    const id = Number(route.query.get('id'));
+    const r = await get<{
+      account: AccountLine & {
+        dailyCountLimit: number | null;
+        dailyAmountLimit: number | null;
+        balances: Record<Env, { balance: number }>;
+        credentials: {
+          clientId: string;
+          environment: string;
+          scopes: string[];
+          revoked: boolean;
+          createdAt: string;
+        }[];
+      };
+      users: { email: string; active: boolean; createdAt: string }[];
+    }>(`/api/accounts/${id}`);
+    const a = r.account;
+    const amountInput = () => h('input', { name: 'amount', inputmode: 'decimal', required: true });
+    const envSelect = () =>
+      select('environment', [
+        ['live', 'Live'],
+        ['sandbox', 'Sandbox'],
+      ]);
+    const fundAmount = amountInput();
+    const fundEnv = envSelect();
+    const fundReason = h('input', { name: 'reason', required: true, value: 'top-up by bank transfer' });
+    const adjAmount = amountInput();
+    const adjEnv = envSelect();
+    const adjReason = h('input', { name: 'reason', required: true });
+    const countLimit = h('input', {
+      name: 'dailyCountLimit',
+      inputmode: 'numeric',
+      value: a.dailyCountLimit ?? '',
+    });
+    const amountLimit = h('input', {
+      name: 'dailyAmountLimit',
+      inputmode: 'decimal',
+      value: a.dailyAmountLimit ?? '',
+    });
+    const inviteEmail = h('input', { type: 'email', name: 'email', required: true });
+    const next = a.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE';
+    body.append(
+      h(
+        'section',
+        { class: 'cards', 'aria-label': 'Summary' },
+        h(
+          'div',
+          { class: 'card' },
+          h('h2', {}, a.name),
+          h('p', {}, `Account ${a.accountId} · ${a.currencyCode} · ${a.countryCode} · ${a.status}`),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: next === 'INACTIVE' ? 'danger' : '',
+              onclick: async () => {
+                if (
+                  !(await confirmDialog(
+                    `${next === 'INACTIVE' ? 'Deactivate' : 'Activate'} account ${a.accountId}?`,
+                    'Confirm',
+                  ))
+                )
+                  return;
+                await post(`/api/accounts/${id}/status`, { status: next });
+                rerender();
+              },
+            },
+            next === 'INACTIVE' ? 'Deactivate' : 'Activate',
+          ),
+        ),
+        ...(['live', 'sandbox'] as const).map((e) =>
+          h(
+            'div',
+            { class: 'card balance' },
+            h('h2', {}, `${e === 'live' ? 'Live' : 'Sandbox'} balance`),
+            h(
+              'p',
+              { class: 'amount', 'data-testid': `balance-${e}` },
+              money(a.balances[e].balance, a.currencyCode),
+            ),
+          ),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'grid2' },
+        actionForm(
+          'Fund',
+          [field('Environment', fundEnv), field('Amount', fundAmount), field('Reason', fundReason)],
+          'Fund',
+          async () => {
+            const c = await post<{ newBalance: number }>(`/api/accounts/${id}/fund`, {
+              environment: fundEnv.value,
+              amount: fundAmount.value,
+              reason: fundReason.value,
+            });
+            setTimeout(rerender, 600);
+            return `Funded: new balance ${money(c.newBalance, a.currencyCode)}`;
+          },
+        ),
+        actionForm(
+          'Adjust',
+          [
+            field('Environment', adjEnv),
+            field('Amount (negative to take)', adjAmount),
+            field('Reason', adjReason),
+          ],
+          'Adjust',
+          async () => {
+            const c = await post<{ newBalance: number }>(`/api/accounts/${id}/adjust`, {
+              environment: adjEnv.value,
+              amount: adjAmount.value,
+              reason: adjReason.value,
+            });
+            setTimeout(rerender, 600);
+            return `Adjusted: new balance ${money(c.newBalance, a.currencyCode)}`;
+          },
+        ),
+        actionForm(
+          'Daily limits',
+          [
+            field('Orders per day (empty: none)', countLimit),
+            field(`Amount per day, ${a.currencyCode} (empty: none)`, amountLimit),
+          ],
+          'Save limits',
+          async () => {
+            await post(`/api/accounts/${id}/limits`, {
+              dailyCountLimit: countLimit.value === '' ? null : Number(countLimit.value),
+              dailyAmountLimit: amountLimit.value === '' ? null : amountLimit.value,
+            });
+            return 'Limits saved.';
+          },
+        ),
+      ),
+      table(
+        'Credentials',
+        ['client_id', 'Environment', 'Scopes', 'Created (UTC)', 'State'],
+        a.credentials.map((c) => [
+          h('code', {}, c.clientId),
+          c.environment,
+          c.scopes.join(' '),
+          c.createdAt,
+          c.revoked
+            ? h('span', { class: 'badge revoked' }, 'revoked')
+            : h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'small danger',
+                  'aria-label': `Revoke ${c.clientId}`,
+                  onclick: async () => {
+                    if (!(await confirmDialog(`Revoke ${c.clientId}?`, 'Revoke'))) return;
+                    await post(`/api/credentials/${encodeURIComponent(c.clientId)}/revoke`);
+                    rerender();
+                  },
+                },
+                'Revoke',
+              ),
+        ]),
+      ),
+      table(
+        'Dashboard users',
+        ['E-mail', 'Password set', 'Invited (UTC)'],
+        r.users.map((u) => [u.email, u.active ? 'yes' : 'not yet', u.createdAt]),
+      ),
+    );
+    void inviteEmail;
+  },
+};
+
+const transactions: PageDef = {
+  path: '/transactions',
+  title: 'Transactions',
+  async render(body, route) {
+    const env = envOf(route);
+    const page = Number(route.query.get('page') ?? '1') || 1;
+    const product = route.query.get('product') ?? 'all';
+    const r = await get<{
+      items: {
+        product: string;
+        transactionId: number;
+        accountId: number;
+        status: string;
+        description: string;
+        cost: number;
+        currencyCode: string;
+        createdAt: string;
+      }[];
+      hasMore: boolean;
+    }>('/api/transactions', { environment: env, product, page, size: 25 });
+    const envSel = select(
+      'environment',
+      [
+        ['live', 'Live'],
+        ['sandbox', 'Sandbox'],
+      ],
+      env,
+    );
+    const prodSel = select(
+      'product',
+      [
+        ['all', 'Both products'],
+        ['giftcards', 'Gift cards'],
+        ['topups', 'Top-ups'],
+      ],
+      product,
+    );
+    const form = h(
+      'form',
+      { class: 'filters', 'aria-label': 'Filters' },
+      field('Environment', envSel),
+      field('Product', prodSel),
+      h('button', { type: 'submit', class: 'primary' }, 'Show'),
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      go('/transactions', { environment: envSel.value, product: prodSel.value });
+    });
+    const nav = (p: number) => () => go('/transactions', { environment: env, product, page: String(p) });
+    body.append(
+      form,
+      table(
+        `Transactions of every account (${env})`,
+        ['Product', 'Id', 'Account', 'Status', 'What', 'Cost', 'When (UTC)'],
+        r.items.map((t) => [
+          t.product,
+          String(t.transactionId),
+          h('a', { href: `#/account?id=${t.accountId}` }, String(t.accountId)),
+          t.status,
+          t.description,
+          money(t.cost, t.currencyCode),
+          t.createdAt,
+        ]),
+      ),
+      h(
+        'div',
+        { class: 'pager' },
+        h('button', { type: 'button', disabled: page <= 1, onclick: nav(page - 1) }, 'Previous page'),
+        h('span', {}, `Page ${page}`),
+        h('button', { type: 'button', disabled: !r.hasMore, onclick: nav(page + 1) }, 'Next page'),
+      ),
+    );
+  },
+};
+
+const reports: PageDef = {
+  path: '/reports',
+  title: 'Orders and revenue',
+  async render(body, route) {
+    const env = envOf(route);
+    const [chart, audit] = await Promise.all([
+      get<{
+        days: string[];
+        series: { day: string; product: string; currencyCode: string; orders: number; revenue: number }[];
+      }>('/api/chart', { environment: env }),
+      get<{ discrepancies: unknown[]; checkedAt: string }>('/api/ledger-audit'),
+    ]);
+    const envSel = select(
+      'environment',
+      [
+        ['live', 'Live'],
+        ['sandbox', 'Sandbox'],
+      ],
+      env,
+    );
+    envSel.addEventListener('change', () => go('/reports', { environment: envSel.value }));
+    const orders: Series[] = ['giftcards', 'topups'].map((p) => ({
+      name: `${p === 'giftcards' ? 'Gift card' : 'Top-up'} orders`,
+      values: chart.days.map((d) =>
+        chart.series.filter((s) => s.day === d && s.product === p).reduce((n, s) => n + s.orders, 0),
+      ),
+    }));
+    const currencies = [...new Set(chart.series.map((s) => s.currencyCode))];
+    const revenue: Series[] = ['giftcards', 'topups'].flatMap((p) =>
+      (currencies.length ? currencies : ['USD']).map((c) => ({
+        name: `${p === 'giftcards' ? 'Gift cards' : 'Top-ups'} ${c}`,
+        values: chart.days.map((d) =>
+          chart.series
+            .filter((s) => s.day === d && s.product === p && s.currencyCode === c)
+            .reduce((n, s) => n + s.revenue, 0),
+        ),
+      })),
+    );
+    body.append(
+      field('Environment', envSel),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'orders-title' },
+        h('h2', { id: 'orders-title' }, `Orders per day per product (${env})`),
+        barChart('Orders per day', chart.days, orders),
+        legend(orders),
+      ),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'revenue-title' },
+        h('h2', { id: 'revenue-title' }, `Revenue per day per product (${env})`),
+        barChart('Revenue per day', chart.days, revenue),
+        legend(revenue),
+      ),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'audit-title' },
+        h('h2', { id: 'audit-title' }, 'Ledger audit'),
+        audit.discrepancies.length === 0
+          ? status(`Every balance equals the sum of its entries (checked ${audit.checkedAt} UTC).`)
+          : status(
+              `${audit.discrepancies.length} balance(s) differ from their entries: ${JSON.stringify(audit.discrepancies)}`,
+              'error',
+            ),
+      ),
+    );
+  },
+};
+
+const catalogue: PageDef = {
+  path: '/catalogue',
+  title: 'Catalogue and stock',
+  async render(body, route) {
+    const search = route.query.get('search') ?? '';
+    const page = Number(route.query.get('page') ?? '1') || 1;
+    const [products, stock, fx] = await Promise.all([
+      get<{
+        items: { productId: number; productName: string; countryCode: string; status: string }[];
+        total: number;
+      }>('/api/products', { search, page, size: 25 }),
+      get<{
+        items: {
+          productId: number;
+          productName: string;
+          faceValue: number;
+          currencyCode: string;
+          available: number;
+          sold: number;
+          expired: number;
+          preOrdered: number;
+          provider: string;
+        }[];
+        at: string;
+      }>('/api/stock'),
+      get<{ marginPercent: number; rates: { currencyCode: string; unitsPerUsd: number; asOf: string }[] }>(
+        '/api/fx',
+      ),
+    ]);
+    const fxCode = h('input', { name: 'currencyCode', required: true, maxlength: 3 });
+    const fxUnits = h('input', { name: 'unitsPerUsd', required: true, inputmode: 'decimal' });
+    const fxSection = h(
+      'div',
+      { class: 'grid2' },
+      h(
+        'details',
+        { class: 'card' },
+        h('summary', {}, `FX table: ${fx.rates.length} currencies, margin ${fx.marginPercent} %`),
+        table(
+          'Units of each currency per USD',
+          ['Currency', 'Units per USD', 'As of (UTC)'],
+          fx.rates.map((r) => [r.currencyCode, String(r.unitsPerUsd), r.asOf]),
+        ),
+      ),
+      actionForm(
+        'Set an FX rate',
+        [field('Currency (ISO 4217)', fxCode), field('Units per USD', fxUnits)],
+        'Save rate',
+        async () => {
+          const saved = await post<{ currencyCode: string; unitsPerUsd: number }>(
+            `/api/fx/${encodeURIComponent(fxCode.value.toUpperCase())}`,
+            { unitsPerUsd: fxUnits.value },
+          );
+          setTimeout(rerender, 600);
+          return `${saved.currencyCode}: ${saved.unitsPerUsd} per USD`;
+        },
+      ),
+    );
+    const box = h('input', { type: 'search', name: 'search', value: search });
+    const form = h(
+      'form',
+      { class: 'filters', role: 'search', 'aria-label': 'Search products' },
+      field('Product name or id', box),
+      h('button', { type: 'submit', class: 'primary' }, 'Search'),
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      go('/catalogue', { search: box.value });
+    });
+    const nav = (p: number) => () => go('/catalogue', { search, page: String(p) });
+    body.append(
+      table(
+        `Code stock (at ${stock.at} UTC)`,
+        ['Product', 'Face value', 'Available', 'Sold', 'Expired', 'Pre-ordered', 'Provider'],
+        stock.items.map((s) => [
+          `${s.productId} ${s.productName}`,
+          money(s.faceValue, s.currencyCode),
+          String(s.available),
+          String(s.sold),
+          String(s.expired),
+          String(s.preOrdered),
+          s.provider,
+        ]),
+      ),
+      fxSection,
+      form,
+      table(
+        `Gift card products (${products.total} found), page ${page}`,
+        ['Id', 'Name', 'Country', 'Status', 'Change'],
+        products.items.map((p) => [
+          String(p.productId),
+          p.productName,
+          p.countryCode,
+          p.status,
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'small',
+              'aria-label': `${p.status === 'ACTIVE' ? 'Deactivate' : 'Activate'} product ${p.productId}`,
+              onclick: async () => {
+                await post(`/api/products/${p.productId}/status`, {
+                  status: p.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE',
+                });
+                rerender();
+              },
+            },
+            p.status === 'ACTIVE' ? 'Deactivate' : 'Activate',
+          ),
+        ]),
+      ),
+      h(
+        'div',
+        { class: 'pager' },
+        h('button', { type: 'button', disabled: page <= 1, onclick: nav(page - 1) }, 'Previous page'),
+        h('span', {}, `Page ${page}`),
+        h(
+          'button',
+          { type: 'button', disabled: page * 25 >= products.total, onclick: nav(page + 1) },
+          'Next page',
+        ),
+      ),
+    );
+  },
+};
+
+const auditLog: PageDef = {
+  path: '/audit',
+  title: 'Audit log',
+  async render(body, route) {
+    const page = Number(route.query.get('page') ?? '1') || 1;
+    const r = await get<{
+      items: {
+        auditId: number;
+        actor: string;
+        action: string;
+        target: string | null;
+        details: unknown;
+        ip: string | null;
+        at: string;
+      }[];
+    }>('/api/audit', { page, size: 50 });
+    body.append(
+      table(
+        'Every change made by operators, newest first',
+        ['When (UTC)', 'Who', 'What', 'On', 'Details', 'From'],
+        r.items.map((e) => [
+          e.at,
+          e.actor,
+          e.action,
+          e.target ?? '—',
+          h('code', {}, JSON.stringify(e.details)),
+          e.ip ?? '—',
+        ]),
+      ),
+    );
+  },
+};
+
+void start('console', [accounts, account, transactions, reports, catalogue, auditLog]);

@@ -1,0 +1,192 @@
+import { ApiError, get, post, setCsrfToken } from './api.ts';
+import { field, h, replace, status } from './dom.ts';
+
+/**
+ * What the dashboard and the console share: the sign-in form, the page that sets a password from an
+ * invitation link (`#/welcome/<token>`), the frame with its navigation and sign-out, and the hash
+ * router (`#/<page>?<query>`). Each page module only lists its pages.
+ */
+export interface Session {
+  email: string;
+  accountId: number | null;
+  accountName: string | null;
+  csrfToken: string;
+}
+
+export interface Route {
+  path: string;
+  query: URLSearchParams;
+}
+
+export interface PageDef {
+  path: string;
+  title: string;
+  render: (main: HTMLElement, route: Route, session: Session) => Promise<void>;
+}
+
+export function currentRoute(): Route {
+  const hash = location.hash.replace(/^#/, '') || '/';
+  const [path, query = ''] = hash.split('?');
+  return { path, query: new URLSearchParams(query) };
+}
+
+export function go(path: string, query: Record<string, string> = {}) {
+  const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== '')).toString();
+  location.hash = `#${path}${q ? `?${q}` : ''}`;
+}
+
+/** An error as a message for a status line. */
+export const explain = (error: unknown) =>
+  error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error);
+
+function signInForm(app: HTMLElement, appName: string, done: (s: Session) => void) {
+  const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true });
+  const password = h('input', {
+    type: 'password',
+    name: 'password',
+    autocomplete: 'current-password',
+    required: true,
+  });
+  const message = h('div', { class: 'message' });
+  const form = h(
+    'form',
+    { class: 'card narrow', 'aria-labelledby': 'signin-title' },
+    h('h1', { id: 'signin-title' }, `Sign in to the ${appName}`),
+    field('E-mail', email),
+    field('Password', password),
+    h('button', { type: 'submit', class: 'primary' }, 'Sign in'),
+    message,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      const session = await post<Session>('/api/sign-in', { email: email.value, password: password.value });
+      setCsrfToken(session.csrfToken);
+      done(session);
+    } catch (error) {
+      replace(message, status(explain(error), 'error'));
+    }
+  });
+  replace(app, h('main', { id: 'main' }, form));
+}
+
+function welcomeForm(app: HTMLElement, appName: string, token: string) {
+  const password = h('input', {
+    type: 'password',
+    name: 'password',
+    autocomplete: 'new-password',
+    minlength: 12,
+    required: true,
+  });
+  const again = h('input', { type: 'password', name: 'again', autocomplete: 'new-password', required: true });
+  const message = h('div', { class: 'message' });
+  const form = h(
+    'form',
+    { class: 'card narrow', 'aria-labelledby': 'welcome-title' },
+    h('h1', { id: 'welcome-title' }, `Welcome to the ${appName}`),
+    h('p', {}, 'Choose a password of at least 12 characters.'),
+    field('New password', password),
+    field('Repeat it', again),
+    h('button', { type: 'submit', class: 'primary' }, 'Set password'),
+    message,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (password.value !== again.value) {
+      replace(message, status('The two passwords differ.', 'error'));
+      return;
+    }
+    try {
+      const user = await post<{ email: string }>('/api/welcome', { token, password: password.value });
+      history.replaceState(null, '', location.pathname);
+      replace(message, status(`Password set for ${user.email}. You can sign in now.`));
+      setTimeout(() => location.reload(), 800);
+    } catch (error) {
+      replace(message, status(explain(error), 'error'));
+    }
+  });
+  replace(app, h('main', { id: 'main' }, form));
+}
+
+/** Starts a page app: welcome, sign-in, or the signed-in frame with its pages. */
+export async function start(appName: string, pages: PageDef[], extraHeader?: (s: Session) => Node[]) {
+  const app = document.getElementById('app') as HTMLElement;
+  const welcome = /^#\/welcome\/([\w-]+)$/.exec(location.hash);
+  if (welcome) return welcomeForm(app, appName, welcome[1]);
+  let session: Session;
+  try {
+    session = await get<Session>('/api/session');
+    setCsrfToken(session.csrfToken);
+  } catch {
+    return signInForm(app, appName, () => location.reload());
+  }
+  const main = h('main', { id: 'main', tabindex: -1 });
+  const nav = h('nav', { 'aria-label': 'Pages' });
+  const signOut = h(
+    'button',
+    {
+      type: 'button',
+      onclick: async () => {
+        await post('/api/sign-out');
+        setCsrfToken(null);
+        location.hash = '';
+        location.reload();
+      },
+    },
+    'Sign out',
+  );
+  replace(
+    app,
+    h(
+      'header',
+      { class: 'top' },
+      h('p', { class: 'brand' }, `airgift ${appName}`),
+      h(
+        'p',
+        { class: 'who' },
+        session.accountName ? `${session.accountName} · ${session.email}` : session.email,
+      ),
+      ...(extraHeader?.(session) ?? []),
+      signOut,
+    ),
+    nav,
+    main,
+  );
+
+  const render = async () => {
+    const route = currentRoute();
+    const page = pages.find((p) => p.path === route.path) ?? pages[0];
+    document.title = `${page.title} · airgift ${appName}`;
+    replace(
+      nav,
+      h(
+        'ul',
+        {},
+        pages.map((p) =>
+          h(
+            'li',
+            {},
+            h('a', { href: `#${p.path}${keep(route)}`, 'aria-current': p === page ? 'page' : null }, p.title),
+          ),
+        ),
+      ),
+    );
+    replace(main, h('h1', {}, page.title), h('p', {}, 'Loading…'));
+    try {
+      const body = h('div', {});
+      await page.render(body, route, session);
+      replace(main, h('h1', {}, page.title), body);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return location.reload();
+      replace(main, h('h1', {}, page.title), status(explain(error), 'error'));
+    }
+  };
+  window.addEventListener('hashchange', render);
+  await render();
+}
+
+/** The query a navigation keeps across pages (the environment). */
+function keep(route: Route): string {
+  const env = route.query.get('environment');
+  return env ? `?environment=${env}` : '';
+}
