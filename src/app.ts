@@ -5,6 +5,7 @@ import { AppError, ERROR_CODES } from './errors/error-codes.ts';
 import { describeInfrastructureError } from './errors/infrastructure-errors.ts';
 import { installAuthHook } from './http/auth-hook.ts';
 import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 import { errorDocsPage } from './http/error-docs.ts';
 import { installErrorHandling, sendError } from './http/error-handler.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
@@ -14,6 +15,7 @@ import { installAccountRateLimit, installTokenRateLimit } from './http/rate-limi
 import { principalOf } from './http/request-context.ts';
 import { installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
 import type { TypedApp } from './http/schemas.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { newRequestId } from './lib/ids.ts';
@@ -57,7 +59,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, bases, services } = deps;
   const docsUrl = `${config.publicUrl}/docs/errors`;
   const app = Fastify({
-    ...(deps.https ? { https: deps.https } : {}),
+    // TLS 1.2 and 1.3 only; request heads bounded (HEADER_LIMIT) on either kind of server.
+    ...(deps.https
+      ? { https: { ...deps.https, minVersion: 'TLSv1.2' as const, maxHeaderSize: config.headerLimit } }
+      : { http: { maxHeaderSize: config.headerLimit } }),
+    clientErrorHandler: clientErrorHandler(docsUrl),
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
@@ -96,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.readiness?.outage.failed(describeInfrastructureError(error)),
   );
   installTransportHooks(app);
+  installSecurityHeaders(app);
   const openapi = createOpenApiRegistry(app);
 
   app.removeAllContentTypeParsers();
@@ -152,7 +159,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (admin) => {
-      installAdminAuth(admin, deps.adminKey);
+      installAdminAuth(admin, deps.adminKey, {
+        limiter: deps.rateLimiter,
+        rule:
+          config.rateLimitAdminFailures > 0
+            ? { limit: config.rateLimitAdminFailures, windowMs: config.rateLimitAdminWindowSeconds * 1000 }
+            : null,
+        now: () => services.clock.now().getTime(),
+      });
       installChangeAnnouncer(admin, services.changes);
       accountAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.accounts, services.ledger);
       fxAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.fx);
