@@ -10,6 +10,7 @@ import {
   type TestServer,
 } from '../harness/server.ts';
 import { type Operation, operationsOf, PRODUCT_ACCEPT } from './operations.ts';
+import { BODIES, ngPhone, SAMPLES } from './samples.ts';
 
 /**
  * The authorization matrix: every operation of every product base's published OpenAPI document (so a
@@ -30,32 +31,6 @@ const PRODUCTS = [
 
 /** Operations that move money: refused with 403 INACTIVE_ACCOUNT for a deactivated account (docs/decisions.md). */
 const MONEY_MOVING = new Set(['POST /orders', 'POST /topups']);
-
-let phoneSeq = 0;
-const ngPhone = () => ({ countryCode: 'NG', number: `0803${String(10_000_000 + ++phoneSeq).slice(1)}` });
-
-/** A request body that passes validation, per operation; an operation without one is sent `{}`. */
-const BODIES: Record<string, () => unknown> = {
-  'giftcards POST /orders': () => ({ productId: 11, quantity: 1, unitPrice: 10, senderName: 'Ada' }),
-  'topups POST /topups': () => ({ operatorId: 1001, amount: 10, recipientPhone: ngPhone() }),
-  'topups POST /operators/fx-rate': () => ({ operatorId: 1001, amount: 10 }),
-  'topups POST /operators/{operatorId}/fx-rate': () => ({ amount: 10 }),
-};
-
-/** Values for path and required query parameters, by parameter name (transactionId: the caller's own). */
-const SAMPLES: Record<string, string> = {
-  productId: '1840',
-  brandId: '1',
-  countrycode: 'US',
-  countryCode: 'NG',
-  countryIsoCode: 'NG',
-  operatorId: '1001',
-  promotionId: '1',
-  phone: '08031234567',
-  iso: 'NG',
-  currencyCode: 'EUR',
-  amount: '10',
-};
 
 interface Caller {
   account: TestAccount;
