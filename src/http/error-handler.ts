@@ -3,6 +3,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { AppError, type ErrorCode, type ErrorDetail } from '../errors/error-codes.ts';
 import { unavailableError } from '../errors/infrastructure-errors.ts';
 import { OAuthError } from '../errors/oauth-error.ts';
+import { maskSecrets } from '../lib/log-redaction.ts';
 
 /**
  * The one place where failures become responses. Domain errors (AppError) carry their code; Fastify's
@@ -20,13 +21,14 @@ export function envelope(
   details: ErrorDetail[],
   docsUrl: string,
 ) {
+  // What the client sent is echoed (a path, a value in a message) with airgift secrets masked.
   return {
     timeStamp: Date.now(),
-    message,
+    message: maskSecrets(message),
     infoLink: `${docsUrl}#${code}`,
-    path: originalPath(request),
+    path: maskSecrets(originalPath(request)),
     errorCode: code,
-    details,
+    details: details.map((d) => ({ ...d, field: maskSecrets(d.field), issue: maskSecrets(d.issue) })),
   };
 }
 
@@ -104,7 +106,9 @@ export function installErrorHandling(
 
   app.setErrorHandler((error: FastifyError | AppError | OAuthError, request, reply) => {
     if (error instanceof OAuthError) {
-      return reply.code(error.status).send({ error: error.error, error_description: error.message });
+      return reply
+        .code(error.status)
+        .send({ error: error.error, error_description: maskSecrets(error.message) });
     }
     const unavailable = unavailableError(error, request);
     if (unavailable) {
@@ -119,7 +123,9 @@ export function installErrorHandling(
     const appError = error instanceof AppError ? error : fromFastifyError(error);
     if (appError && request.base?.kind === 'auth' && [400, 413, 415].includes(appError.status)) {
       // The token endpoint answers a bad body in OAuth's form (decisions §2), not the envelope.
-      return reply.code(400).send({ error: 'invalid_request', error_description: appError.message });
+      return reply
+        .code(400)
+        .send({ error: 'invalid_request', error_description: maskSecrets(appError.message) });
     }
     if (appError) {
       if (appError.status >= 500) request.log.error({ err: error }, 'request failed');

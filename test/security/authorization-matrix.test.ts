@@ -112,7 +112,9 @@ async function forge(claims: Record<string, unknown>, key: string, expiresAt: nu
 }
 
 before(async () => {
-  server = await startTestServer({ env: { RATE_LIMIT_API_REQUESTS: '0', RATE_LIMIT_TOKEN_REQUESTS: '0' } });
+  server = await startTestServer({
+    env: { RATE_LIMIT_API_REQUESTS: '0', RATE_LIMIT_TOKEN_REQUESTS: '0', RATE_LIMIT_ADMIN_FAILURES: '0' },
+  });
   ops = [];
   for (const p of PRODUCTS) ops.push(...(await operationsOf(server.http, p.sandbox, p.kind)));
   adminOps = await operationsOf(server.http, '/admin', 'admin');

@@ -178,10 +178,7 @@ test(`${RUNS} generated bad requests: no 5xx, every error documented, no state c
   let stateChanges = 0;
   let envelopeFailures = 0;
   let fiveHundreds = 0;
-  const t0 = Date.now();
   let last = await stateFingerprint();
-  for (let i = 0; i < 9; i++) await stateFingerprint();
-  if (process.env.FUZZ_REPORT) console.log('fingerprint ms', (Date.now() - t0) / 10);
   for (let batch = 0; sent + unsendable < RUNS; batch++) {
     const requests = fc.sample(arbitrary, {
       numRuns: Math.min(BATCH, RUNS - sent - unsendable),
