@@ -28,6 +28,7 @@ import {
   giftcardRoutes,
   stockAdminRoutes,
 } from './modules/giftcards/index.ts';
+import { metricsRoute } from './modules/metrics/metrics.ts';
 import { fxAdminRoutes } from './modules/reference/index.ts';
 import { TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
 import type { Readiness } from './readiness.ts';
@@ -103,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   installTransportHooks(app);
   installSecurityHeaders(app);
+  services.metrics.install(app);
   const openapi = createOpenApiRegistry(app);
 
   app.removeAllContentTypeParsers();
@@ -166,7 +168,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             ? { limit: config.rateLimitAdminFailures, windowMs: config.rateLimitAdminWindowSeconds * 1000 }
             : null,
         now: () => services.clock.now().getTime(),
+        onRefused: () => services.metrics.adminLockout(),
       });
+      metricsRoute(admin, services.metrics);
       installChangeAnnouncer(admin, services.changes);
       accountAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.accounts, services.ledger);
       fxAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.fx);

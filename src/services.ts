@@ -7,6 +7,8 @@ import { accountsRepository, createAccountsService } from './modules/accounts/in
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
 import { createGiftcardServices } from './modules/giftcards/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
+import { createMetrics } from './modules/metrics/metrics.ts';
+import { metricsRepository } from './modules/metrics/metrics-repository.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
 import { createTopups } from './modules/topups/index.ts';
 import { createWorker, giftcardFulfilmentJob, topupCompletionJob } from './worker/index.ts';
@@ -62,7 +64,9 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       topupCompletionJob(topups.orders, config.topupWorkerIntervalMs),
     ],
   });
-  return { ledger, accounts, tokens, countries, fx, giftcards, topups, worker, changes, clock };
+  // request counts and latencies, orders, the job queue: GET /metrics on the admin base
+  const metrics = createMetrics({ repo: metricsRepository(db.kysely), clock });
+  return { ledger, accounts, tokens, countries, fx, giftcards, topups, worker, changes, clock, metrics };
 }
 
 export type Services = ReturnType<typeof createServices>;
