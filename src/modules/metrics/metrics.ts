@@ -82,9 +82,9 @@ export function createMetrics(deps: { repo: MetricsRepository; clock: Clock }) {
         'Time to answer, by method and route pattern.',
       );
       for (const [k, h] of durations) {
-        BUCKETS.forEach((b, i) =>
-          lines.push(`airgift_http_request_duration_seconds_bucket{${k},le="${b}"} ${h.counts[i]}`),
-        );
+        for (const [i, b] of BUCKETS.entries()) {
+          lines.push(`airgift_http_request_duration_seconds_bucket{${k},le="${b}"} ${h.counts[i]}`);
+        }
         lines.push(`airgift_http_request_duration_seconds_bucket{${k},le="+Inf"} ${h.count}`);
         lines.push(`airgift_http_request_duration_seconds_sum{${k}} ${h.sum}`);
         lines.push(`airgift_http_request_duration_seconds_count{${k}} ${h.count}`);
