@@ -202,6 +202,11 @@ test(`${RUNS} generated bad requests: no 5xx, every error documented, no state c
         continue;
       }
       sent++;
+      // The long run says how far it is (and what it found so far) every 10,000 requests.
+      if (process.env.FUZZ_REPORT && sent % 10_000 === 0) {
+        const s = (Date.now() - started) / 1000;
+        console.log(JSON.stringify({ sent, fiveHundreds, envelopeFailures, stateChanges, seconds: s }));
+      }
       const key = req.label.split(' | ')[0] as string;
       perOperation.set(key, (perOperation.get(key) ?? 0) + 1);
       statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
