@@ -175,7 +175,7 @@ export const SETTINGS = {
   cardCodesKey: setting(
     'CARD_CODES_KEY',
     text,
-    'AES-256-GCM key for stored redeem codes (base64, 32 bytes); unset: generated into DATA_DIR/card-codes.key.',
+    'AES-256-GCM key for stored redeem codes and top-up PIN vouchers (base64, 32 bytes); unset: generated into DATA_DIR/card-codes.key.',
   ),
   sandboxProcessingSeconds: setting(
     'SANDBOX_PROCESSING_SECONDS',
