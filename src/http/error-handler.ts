@@ -73,6 +73,19 @@ function fromFastifyError(error: FastifyError): AppError | null {
   return null;
 }
 
+/**
+ * A number the database cannot hold (PostgreSQL 22003, `numeric_value_out_of_range`: an id above
+ * 2^31-1 for an integer column, say) can only have come from the request: a 400, not a 500.
+ */
+function fromDatabaseInputError(error: unknown): AppError | null {
+  if ((error as { code?: unknown })?.code === '22003') {
+    return new AppError('INVALID_REQUEST', 'A number in the request is out of range', [
+      { field: 'request', issue: 'a number is larger than this field can hold' },
+    ]);
+  }
+  return null;
+}
+
 function fieldOf(instancePath: string, params: Record<string, unknown>, context?: string): string {
   const path = instancePath.replace(/^\//, '').replace(/\//g, '.');
   const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
@@ -120,7 +133,8 @@ export function installErrorHandling(
         .headers(unavailable.headers)
         .send({ error: 'temporarily_unavailable', error_description: unavailable.message });
     }
-    const appError = error instanceof AppError ? error : fromFastifyError(error);
+    const appError =
+      error instanceof AppError ? error : (fromFastifyError(error) ?? fromDatabaseInputError(error));
     if (appError && request.base?.kind === 'auth' && [400, 413, 415].includes(appError.status)) {
       // The token endpoint answers a bad body in OAuth's form (decisions §2), not the envelope.
       return reply

@@ -275,3 +275,15 @@ test(`${RUNS} generated bad requests: no 5xx, every error documented, no state c
     'both accepted and refused requests',
   );
 });
+
+test('regressions the full run found: an id above 2^31-1 for an integer column is a 400, not a 500', async () => {
+  for (const path of ['/admin/products/2147483648/deactivate', '/admin/products/2147483648/activate']) {
+    const answer = await server.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { host: 'localhost', 'x-forwarded-proto': 'https', authorization: `Bearer ${ADMIN_KEY}` },
+    });
+    assert.equal(answer.statusCode, 400, answer.body);
+    assert.equal(JSON.parse(answer.body).errorCode, 'INVALID_REQUEST');
+  }
+});
