@@ -16,6 +16,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(o: { smoke: boolean }): Pro
   reports: () => import('./reports.ts'),
   system: () => import('./system.ts'),
   scale: () => import('./scale.ts'),
+  soak: () => import('./soak.ts'),
 };
 
 const argv = process.argv.slice(2);

@@ -26,7 +26,9 @@ function newestUnder(dir) {
 function upToDate() {
   try {
     const built = statSync(outfile).mtimeMs;
-    return built > newestUnder(join(root, 'src')) && built > statSync(join(root, 'package-lock.json')).mtimeMs;
+    return (
+      built > newestUnder(join(root, 'src')) && built > statSync(join(root, 'package-lock.json')).mtimeMs
+    );
   } catch {
     return false;
   }

@@ -5,6 +5,7 @@ import { AppError, ERROR_CODES } from './errors/error-codes.ts';
 import { describeInfrastructureError } from './errors/infrastructure-errors.ts';
 import { installAuthHook } from './http/auth-hook.ts';
 import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 import { errorDocsPage } from './http/error-docs.ts';
 import { installErrorHandling, sendError } from './http/error-handler.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
@@ -18,6 +19,7 @@ import { principalOf } from './http/request-context.ts';
 import { withPublicRequestUrls } from './http/request-log.ts';
 import { installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
 import type { TypedApp } from './http/schemas.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { newRequestId } from './lib/ids.ts';
@@ -32,11 +34,12 @@ import {
   giftcardRoutes,
   stockAdminRoutes,
 } from './modules/giftcards/index.ts';
+import { metricsRoute } from './modules/metrics/metrics.ts';
 import { fxAdminRoutes } from './modules/reference/index.ts';
 import { TOPUP_API_DOCS, TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
 import { upstreamAdminRoutes } from './modules/upstream/index.ts';
-import { webhookAdminRoutes } from './modules/webhooks/index.ts';
 import { webAdminRoutes, webPages } from './modules/web/index.ts';
+import { webhookAdminRoutes } from './modules/webhooks/index.ts';
 import type { Readiness } from './readiness.ts';
 import type { Services } from './services.ts';
 
@@ -66,7 +69,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, bases, services } = deps;
   const docsUrl = `${config.publicUrl}/docs/errors`;
   const app = Fastify({
-    ...(deps.https ? { https: deps.https } : {}),
+    // TLS 1.2 and 1.3 only; request heads bounded (HEADER_LIMIT) on either kind of server.
+    ...(deps.https
+      ? { https: { ...deps.https, minVersion: 'TLSv1.2' as const, maxHeaderSize: config.headerLimit } }
+      : { http: { maxHeaderSize: config.headerLimit } }),
+    clientErrorHandler: clientErrorHandler(docsUrl),
     logger: withPublicRequestUrls(deps.logger),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
@@ -105,6 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.readiness?.outage.failed(describeInfrastructureError(error)),
   );
   installTransportHooks(app);
+  installSecurityHeaders(app);
+  services.metrics.install(app);
   const openapi = createOpenApiRegistry(app);
 
   app.removeAllContentTypeParsers();
@@ -171,7 +180,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (admin) => {
-      installAdminAuth(admin, deps.adminKey);
+      installAdminAuth(admin, deps.adminKey, {
+        limiter: deps.rateLimiter,
+        rule:
+          config.rateLimitAdminFailures > 0
+            ? { limit: config.rateLimitAdminFailures, windowMs: config.rateLimitAdminWindowSeconds * 1000 }
+            : null,
+        now: () => services.clock.now().getTime(),
+        onRefused: () => services.metrics.adminLockout(),
+      });
+      metricsRoute(admin, services.metrics);
       installChangeAnnouncer(admin, services.changes);
       accountAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.accounts, services.ledger);
       fxAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.fx);

@@ -180,6 +180,12 @@ export const SETTINGS = {
     '86400',
   ),
   bodyLimit: setting('BODY_LIMIT', integer(1024, 10_485_760), 'Largest request body, bytes.', '65536'),
+  headerLimit: setting(
+    'HEADER_LIMIT',
+    integer(1024, 1_048_576),
+    'Largest request head (request line and every header together), bytes; more is a 431.',
+    '16384',
+  ),
   fxMarginPercent: setting(
     'FX_MARGIN_PERCENT',
     decimalText(0, 50),
@@ -201,7 +207,7 @@ export const SETTINGS = {
   cardCodesKey: setting(
     'CARD_CODES_KEY',
     text,
-    'AES-256-GCM key for stored redeem codes (base64, 32 bytes); unset: generated into DATA_DIR/card-codes.key.',
+    'AES-256-GCM key for stored redeem codes and top-up PIN vouchers (base64, 32 bytes); unset: generated into DATA_DIR/card-codes.key.',
   ),
   sandboxProcessingSeconds: setting(
     'SANDBOX_PROCESSING_SECONDS',
@@ -308,6 +314,18 @@ export const SETTINGS = {
     integer(0, 1_000_000),
     'Product API requests per account and environment per window (0: no limit).',
     '1000',
+  ),
+  rateLimitAdminFailures: setting(
+    'RATE_LIMIT_ADMIN_FAILURES',
+    integer(0, 1_000_000),
+    'Failed admin key checks per client address per RATE_LIMIT_ADMIN_WINDOW_SECONDS before that address gets 429 (0: no limit).',
+    '10',
+  ),
+  rateLimitAdminWindowSeconds: setting(
+    'RATE_LIMIT_ADMIN_WINDOW_SECONDS',
+    integer(1, 86_400),
+    'Window of RATE_LIMIT_ADMIN_FAILURES, seconds.',
+    '300',
   ),
   shutdownGraceSeconds: setting(
     'SHUTDOWN_GRACE_SECONDS',

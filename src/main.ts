@@ -7,6 +7,7 @@ import { listenHttpsOnly } from './http/listener.ts';
 import { loadTls } from './http/tls.ts';
 import { systemClock } from './lib/clock.ts';
 import { createLogDestination } from './lib/log-destination.ts';
+import { LOG_REDACTION, LOG_SERIALIZERS } from './lib/log-redaction.ts';
 import { openRuntime } from './runtime.ts';
 import { installShutdown } from './shutdown.ts';
 
@@ -41,7 +42,10 @@ async function main() {
     services: runtime.services,
     adminKey: runtime.adminKey,
     https: tls && { key: tls.key, cert: tls.cert },
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, stream: logs },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, stream: logs, redact: LOG_REDACTION, serializers: LOG_SERIALIZERS },
     readiness: runtime.readiness,
     rateLimiter: runtime.rateLimiter,
   });

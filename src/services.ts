@@ -12,9 +12,12 @@ import { createTokenService, credentialsRepository } from './modules/auth/index.
 import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
 import { cardCodesKey, createGiftcardServices } from './modules/giftcards/index.ts';
 import { createLedger } from './modules/ledger/index.ts';
+import { createMetrics } from './modules/metrics/metrics.ts';
+import { metricsRepository } from './modules/metrics/metrics-repository.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
 import { createTopups, topupView } from './modules/topups/index.ts';
 import { createUpstreamService, upstreamRepository } from './modules/upstream/index.ts';
+import { createWebServices } from './modules/web/index.ts';
 import { createWebhooks } from './modules/webhooks/index.ts';
 import { catalogueSyncJob } from './worker/catalogue-sync-job.ts';
 import {
@@ -25,7 +28,6 @@ import {
   topupCompletionJob,
   webhookDeliveryJob,
 } from './worker/index.ts';
-import { createWebServices } from './modules/web/index.ts';
 
 /**
  * Builds every service from its explicit dependencies. Called by main.ts (the composition root) and
@@ -141,6 +143,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
         : []),
     ],
   });
+  // request counts and latencies, orders, the job queue: GET /metrics on the admin base
+  const metrics = createMetrics({ repo: metricsRepository(db.kysely), clock });
   return {
     ledger,
     accounts,
@@ -156,6 +160,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     worker,
     changes,
     clock,
+    metrics,
   };
 }
 

@@ -4,8 +4,8 @@ import { addCatalogCommands } from './catalog-commands.ts';
 import type { Run } from './command-parts.ts';
 import { addStockCommands } from './stock-commands.ts';
 import { addUpstreamCommands } from './upstream-commands.ts';
-import { addWebhookCommands } from './webhook-commands.ts';
 import { addWebCommands } from './web-commands.ts';
+import { addWebhookCommands } from './webhook-commands.ts';
 
 const ENVIRONMENT_HELP = `
 Server: AIRGIFT_URL (default https://localhost:8443; the admin API is its /admin, or AIRGIFT_ADMIN_URL).

@@ -121,6 +121,11 @@ export const ERROR_CODES = {
     message: 'The request body is larger than the server accepts.',
     fix: 'Send a smaller body; no endpoint needs more than a few kilobytes.',
   },
+  REQUEST_HEADERS_TOO_LARGE: {
+    status: 431,
+    message: 'The request headers are larger than the server accepts.',
+    fix: 'Send fewer or shorter headers; the limit is HEADER_LIMIT bytes for all of them together.',
+  },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     message: 'The request media type is not supported.',

@@ -3,6 +3,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { AppError, type ErrorCode, type ErrorDetail } from '../errors/error-codes.ts';
 import { unavailableError } from '../errors/infrastructure-errors.ts';
 import { OAuthError } from '../errors/oauth-error.ts';
+import { maskSecrets } from '../lib/log-redaction.ts';
 
 /**
  * The one place where failures become responses. Domain errors (AppError) carry their code; Fastify's
@@ -20,13 +21,14 @@ export function envelope(
   details: ErrorDetail[],
   docsUrl: string,
 ) {
+  // What the client sent is echoed (a path, a value in a message) with airgift secrets masked.
   return {
     timeStamp: Date.now(),
-    message,
+    message: maskSecrets(message),
     infoLink: `${docsUrl}#${code}`,
-    path: originalPath(request),
+    path: maskSecrets(originalPath(request)),
     errorCode: code,
-    details,
+    details: details.map((d) => ({ ...d, field: maskSecrets(d.field), issue: maskSecrets(d.issue) })),
   };
 }
 
@@ -77,6 +79,19 @@ function unsupportedMediaTypeMessage(contentType: string | undefined): string {
   return `${sent ? `Content-Type ${sent} is not supported` : 'The body has no Content-Type'}: send it as JSON with Content-Type: application/json`;
 }
 
+/**
+ * A number the database cannot hold (PostgreSQL 22003, `numeric_value_out_of_range`: an id above
+ * 2^31-1 for an integer column, say) can only have come from the request: a 400, not a 500.
+ */
+function fromDatabaseInputError(error: unknown): AppError | null {
+  if ((error as { code?: unknown })?.code === '22003') {
+    return new AppError('INVALID_REQUEST', 'A number in the request is out of range', [
+      { field: 'request', issue: 'a number is larger than this field can hold' },
+    ]);
+  }
+  return null;
+}
+
 function fieldOf(instancePath: string, params: Record<string, unknown>, context?: string): string {
   const path = instancePath.replace(/^\//, '').replace(/\//g, '.');
   const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
@@ -110,7 +125,9 @@ export function installErrorHandling(
 
   app.setErrorHandler((error: FastifyError | AppError | OAuthError, request, reply) => {
     if (error instanceof OAuthError) {
-      return reply.code(error.status).send({ error: error.error, error_description: error.message });
+      return reply
+        .code(error.status)
+        .send({ error: error.error, error_description: maskSecrets(error.message) });
     }
     const unavailable = unavailableError(error, request);
     if (unavailable) {
@@ -123,10 +140,14 @@ export function installErrorHandling(
         .send({ error: 'temporarily_unavailable', error_description: unavailable.message });
     }
     const appError =
-      error instanceof AppError ? error : fromFastifyError(error, request.headers['content-type']);
+      error instanceof AppError
+        ? error
+        : (fromFastifyError(error, request.headers['content-type']) ?? fromDatabaseInputError(error));
     if (appError && request.base?.kind === 'auth' && [400, 413, 415].includes(appError.status)) {
       // The token endpoint answers a bad body in OAuth's form (decisions §2), not the envelope.
-      return reply.code(400).send({ error: 'invalid_request', error_description: appError.message });
+      return reply
+        .code(400)
+        .send({ error: 'invalid_request', error_description: maskSecrets(appError.message) });
     }
     if (appError) {
       // A 500 is a fault to investigate (with its stack); another 5xx is an answer the code chose

@@ -25,7 +25,12 @@ export interface Listening {
 export async function listenHttpsOnly(app: FastifyInstance, port: number, host: string): Promise<Listening> {
   await app.ready();
   const tlsServer = app.server as https.Server;
-  const plainServer = http.createServer((req, res) => tlsServer.emit('request', req, res));
+  // Plain HTTP is parsed only to be refused; it gets the HTTPS server's header limit and client-error answers.
+  const plainServer = http.createServer(
+    { maxHeaderSize: (tlsServer as { maxHeaderSize?: number }).maxHeaderSize },
+    (req, res) => tlsServer.emit('request', req, res),
+  );
+  plainServer.on('clientError', (error, socket) => tlsServer.emit('clientError', error, socket));
   plainServer.keepAliveTimeout = 1000;
   const sockets = new Set<net.Socket>();
   // Requests in flight (plain ones are re-emitted on the TLS server, so this sees them all).

@@ -23,6 +23,8 @@ export const SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
 
 export interface TestServer {
   url: string;
+  /** The app itself, for suites that call it in-process (`app.inject`) for speed. */
+  app: Awaited<ReturnType<typeof buildApp>>;
   runtime: Runtime;
   config: Config;
   clock: ReturnType<typeof offsetClock>;
@@ -76,6 +78,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const http = createHttpClient(url, ca);
   return {
     url,
+    app,
     runtime,
     config,
     clock,

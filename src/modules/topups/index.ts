@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import type { TypedApp } from '../../http/schemas.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type AccountsService, balanceRoute } from '../accounts/index.ts';
+import { cardCodec, cardCodesKey } from '../giftcards/orders/card-codes.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Countries, Fx } from '../reference/index.ts';
 import type { UpstreamService } from '../upstream/index.ts';
@@ -32,7 +33,10 @@ export { TOPUP_API_DOCS } from './topup-api-docs.ts';
 export interface TopupDeps {
   db: Kysely<Database>;
   clock: Clock;
-  config: Pick<Config, 'topupRecentRechargeSeconds' | 'topupSandboxProcessingSeconds'>;
+  config: Pick<
+    Config,
+    'topupRecentRechargeSeconds' | 'topupSandboxProcessingSeconds' | 'cardCodesKey' | 'dataDir'
+  >;
   accounts: AccountsService;
   ledger: Ledger;
   fx: Fx;
@@ -55,7 +59,11 @@ export function createTopups(deps: TopupDeps) {
   const operators = loadOperatorCatalog();
   const views = createOperatorViews({ fx, countries, catalog: operators, clock });
   const catalog = createTopupCatalogService({ operators, views, countries, accounts, fx });
-  const repo = topupsRepository(db);
+  // PIN vouchers are sealed with the redeem codes' key (CARD_CODES_KEY or DATA_DIR/card-codes.key).
+  const repo = topupsRepository(
+    db,
+    cardCodec(() => cardCodesKey(config.cardCodesKey, config.dataDir)),
+  );
   const states = createTopupStates({ repo, ledger, clock });
   const orders = createTopupService({
     db,

@@ -51,15 +51,45 @@ export function isCustomIdentifierConflict(error: unknown): boolean {
   );
 }
 
-export function topupsRepository(db: Kysely<Database>) {
+/**
+ * Encrypts PIN vouchers at rest (the redeem codes' AES-256-GCM codec): `pin_detail` is stored as
+ * `{"sealed": "<iv.tag.ciphertext>"}` and given back to callers as the voucher itself. A row written
+ * before vouchers were sealed (a plain voucher object) is read as it is.
+ */
+export interface VoucherSealer {
+  seal(plain: string): Promise<string>;
+  open(sealed: string): Promise<string>;
+}
+
+export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) {
+  const sealPin = async <T extends { pin_detail?: unknown }>(row: T): Promise<T> =>
+    typeof row.pin_detail === 'string'
+      ? { ...row, pin_detail: JSON.stringify({ sealed: await vouchers.seal(row.pin_detail) }) }
+      : row;
+  const openPin = async (row: TopupRow): Promise<TopupRow> => {
+    const stored = row.pin_detail as { sealed?: unknown } | null;
+    if (stored === null || typeof stored !== 'object' || typeof stored.sealed !== 'string') return row;
+    return { ...row, pin_detail: JSON.parse(await vouchers.open(stored.sealed)) };
+  };
+  const openAll = (rows: TopupRow[]) => Promise.all(rows.map(openPin));
+  const openOne = async (row: TopupRow | undefined) => (row ? openPin(row) : undefined);
   return {
     async insert(trx: Kysely<Database>, row: NewTopup): Promise<TopupRow> {
-      return trx.insertInto('topup_transactions').values(row).returningAll().executeTakeFirstOrThrow();
+      return openPin(
+        await trx
+          .insertInto('topup_transactions')
+          .values(await sealPin(row))
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
     },
 
     /** `insert` of several top-ups in one statement (a batch's); the rows as stored, in the order given. */
     async insertMany(trx: Kysely<Database>, rows: NewTopup[]): Promise<TopupRow[]> {
-      const stored = await trx.insertInto('topup_transactions').values(rows).returningAll().execute();
+      const sealed = await Promise.all(rows.map(sealPin));
+      const stored = await openAll(
+        await trx.insertInto('topup_transactions').values(sealed).returningAll().execute(),
+      );
       const byId = new Map(stored.map((r) => [Number(r.id), r]));
       return rows.map((r) => byId.get(Number(r.id)) as TopupRow);
     },
@@ -78,13 +108,15 @@ export function topupsRepository(db: Kysely<Database>) {
         updated_at: Date;
       }>,
     ): Promise<TopupRow | undefined> {
-      return trx
-        .updateTable('topup_transactions')
-        .set(set)
-        .where('id', '=', id)
-        .where('status', '=', from)
-        .returningAll()
-        .executeTakeFirst();
+      return openOne(
+        await trx
+          .updateTable('topup_transactions')
+          .set(await sealPin(set))
+          .where('id', '=', id)
+          .where('status', '=', from)
+          .returningAll()
+          .executeTakeFirst(),
+      );
     },
 
     /** One top-up, locked for its step (FOR UPDATE) in `trx`: a worker and a request never both step it. */
@@ -103,13 +135,15 @@ export function topupsRepository(db: Kysely<Database>) {
     },
 
     async find(accountId: number, environment: Environment, id: number): Promise<TopupRow | undefined> {
-      return db
-        .selectFrom('topup_transactions')
-        .selectAll()
-        .where('id', '=', id)
-        .where('account_id', '=', accountId)
-        .where('environment', '=', environment)
-        .executeTakeFirst();
+      return openOne(
+        await db
+          .selectFrom('topup_transactions')
+          .selectAll()
+          .where('id', '=', id)
+          .where('account_id', '=', accountId)
+          .where('environment', '=', environment)
+          .executeTakeFirst(),
+      );
     },
 
     /**
@@ -205,19 +239,21 @@ export function topupsRepository(db: Kysely<Database>) {
           .execute(),
         q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { rows, total: Number(count.n) };
+      return { rows: await openAll(rows), total: Number(count.n) };
     },
 
     /** PROCESSING top-ups whose check is due, oldest first. */
     async due(now: Date, limit: number): Promise<TopupRow[]> {
-      return db
-        .selectFrom('topup_transactions')
-        .selectAll()
-        .where('status', '=', 'PROCESSING')
-        .where('next_check_at', '<=', now)
-        .orderBy('next_check_at')
-        .limit(limit)
-        .execute();
+      return openAll(
+        await db
+          .selectFrom('topup_transactions')
+          .selectAll()
+          .where('status', '=', 'PROCESSING')
+          .where('next_check_at', '<=', now)
+          .orderBy('next_check_at')
+          .limit(limit)
+          .execute(),
+      );
     },
   };
 }

@@ -1,0 +1,152 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../lib/clock.ts';
+import type { MetricsRepository } from './metrics-repository.ts';
+
+/**
+ * Prometheus metrics (text format 0.0.4) without a client library: a few counters and histograms kept
+ * in this process, and gauges read at scrape time. Requests are labelled by route pattern
+ * (`/_giftcards/orders/transactions/:transactionId/cards`), never by raw URL, so ids cannot grow the
+ * label set; requests that match no route share the label `unmatched`.
+ *
+ * @example
+ * const metrics = createMetrics({ repo, clock });
+ * metrics.install(app);                  // counts every answer
+ * const text = await metrics.render();   // what GET /metrics answers
+ */
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+interface Histogram {
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+export function createMetrics(deps: { repo: MetricsRepository; clock: Clock }) {
+  const requests = new Map<string, number>();
+  const durations = new Map<string, Histogram>();
+  const rejections = new Map<string, number>();
+  let adminLockouts = 0;
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+
+  const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+  function observe(method: string, route: string, status: number, seconds: number) {
+    const key = `method="${label(method)}",route="${label(route)}",status="${status}"`;
+    requests.set(key, (requests.get(key) ?? 0) + 1);
+    const hkey = `method="${label(method)}",route="${label(route)}"`;
+    let h = durations.get(hkey);
+    if (!h) {
+      h = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
+      durations.set(hkey, h);
+    }
+    BUCKETS.forEach((b, i) => {
+      if (seconds <= b) (h as Histogram).counts[i]++;
+    });
+    h.sum += seconds;
+    h.count++;
+    if (status === 429) {
+      const rkey = `route="${label(route)}"`;
+      rejections.set(rkey, (rejections.get(rkey) ?? 0) + 1);
+    }
+  }
+
+  return {
+    observe,
+    /** Told by the admin auth each time an address is refused for too many failed key checks. */
+    adminLockout() {
+      adminLockouts++;
+    },
+    install(app: FastifyInstance) {
+      app.addHook('onResponse', async (request, reply) => {
+        const route = request.routeOptions.url ?? 'unmatched';
+        observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+      });
+    },
+    async render(): Promise<string> {
+      const now = deps.clock.now();
+      const [orders, queue] = await Promise.all([deps.repo.ordersByStatus(), deps.repo.queue(now)]);
+      const lines: string[] = [];
+      const family = (name: string, type: string, help: string) =>
+        lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+      family(
+        'airgift_http_requests_total',
+        'counter',
+        'Answered requests by method, route pattern and status.',
+      );
+      for (const [k, v] of requests) lines.push(`airgift_http_requests_total{${k}} ${v}`);
+      family(
+        'airgift_http_request_duration_seconds',
+        'histogram',
+        'Time to answer, by method and route pattern.',
+      );
+      for (const [k, h] of durations) {
+        for (const [i, b] of BUCKETS.entries()) {
+          lines.push(`airgift_http_request_duration_seconds_bucket{${k},le="${b}"} ${h.counts[i]}`);
+        }
+        lines.push(`airgift_http_request_duration_seconds_bucket{${k},le="+Inf"} ${h.count}`);
+        lines.push(`airgift_http_request_duration_seconds_sum{${k}} ${h.sum}`);
+        lines.push(`airgift_http_request_duration_seconds_count{${k}} ${h.count}`);
+      }
+      family(
+        'airgift_rate_limit_rejections_total',
+        'counter',
+        'Requests refused with 429, by route pattern.',
+      );
+      for (const [k, v] of rejections) lines.push(`airgift_rate_limit_rejections_total{${k}} ${v}`);
+      family(
+        'airgift_admin_auth_lockouts_total',
+        'counter',
+        'Admin requests refused for too many failed key checks.',
+      );
+      lines.push(`airgift_admin_auth_lockouts_total ${adminLockouts}`);
+      family('airgift_orders', 'gauge', 'Orders (gift cards) and top-ups by status.');
+      for (const o of orders)
+        lines.push(`airgift_orders{product="${o.product}",status="${o.status}"} ${o.n}`);
+      family(
+        'airgift_jobs_waiting',
+        'gauge',
+        'Orders and top-ups with a next check scheduled (the background queue).',
+      );
+      for (const q of queue) lines.push(`airgift_jobs_waiting{product="${q.product}"} ${q.waiting}`);
+      family('airgift_jobs_due', 'gauge', 'Of those, the ones whose check is due now.');
+      for (const q of queue) lines.push(`airgift_jobs_due{product="${q.product}"} ${q.due}`);
+      family(
+        'airgift_jobs_oldest_due_seconds',
+        'gauge',
+        'How long the oldest due check has waited (0: none due).',
+      );
+      for (const q of queue)
+        lines.push(`airgift_jobs_oldest_due_seconds{product="${q.product}"} ${q.oldestDueSeconds}`);
+      family('airgift_process_resident_memory_bytes', 'gauge', 'Resident set size of this process.');
+      lines.push(`airgift_process_resident_memory_bytes ${process.memoryUsage().rss}`);
+      family(
+        'airgift_event_loop_lag_seconds',
+        'gauge',
+        'Event loop delay since the last scrape: p50, p99 and max.',
+      );
+      for (const [q, v] of [
+        ['0.5', loop.percentile(50)],
+        ['0.99', loop.percentile(99)],
+        ['1', loop.max],
+      ] as const) {
+        lines.push(`airgift_event_loop_lag_seconds{quantile="${q}"} ${(Number.isFinite(v) ? v : 0) / 1e9}`);
+      }
+      loop.reset();
+      return `${lines.join('\n')}\n`;
+    },
+    close() {
+      loop.disable();
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** `GET /metrics` on the admin base (behind the admin key). */
+export function metricsRoute(app: FastifyInstance, metrics: Metrics) {
+  app.get('/metrics', async (_request, reply) =>
+    reply.type('text/plain; version=0.0.4; charset=utf-8').send(await metrics.render()),
+  );
+}

@@ -1,0 +1,228 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { Writable } from 'node:stream';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import Fastify from 'fastify';
+import { LOG_REDACTION, maskSecrets } from '../../src/lib/log-redaction.ts';
+import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
+import { AUDIENCES, type ServerProcess, sleep, startServerProcess } from '../harness/server-process.ts';
+
+/**
+ * Secrets at rest: the real server (its own process, PostgreSQL, LOG_LEVEL=trace) creates
+ * credentials, sells gift card codes and PIN top-ups, and is sent requests carrying secrets in the
+ * wrong places; then the database is dumped with `pg_dump` and the dump and the server's whole log are
+ * searched for every secret, in plain text. Client secrets are stored hashed, redeem codes and PIN
+ * vouchers encrypted (CARD_CODES_KEY), tokens not at all; logs redact them; answers never echo them.
+ *
+ * To cover a new kind of secret (an upstream's API key, a webhook's signing secret), configure it in
+ * `before` and push it onto `secrets` with its name: nothing else changes.
+ */
+const run = promisify(execFile);
+let server: ServerProcess | null = null;
+/** [what, value]: each must appear in neither the dump nor the logs. */
+const secrets: [string, string][] = [];
+/** In the dump only: the first start prints the bootstrap sandbox credential by design (README "Quick start"). */
+const dumpOnly: [string, string][] = [];
+const answers: string[] = [];
+
+const admin = { authorization: `Bearer ${ADMIN_KEY}` };
+
+before(async () => {
+  if (!(await postgresForTests())) return;
+  server = await startServerProcess({ LOG_LEVEL: 'trace' });
+  const http = server.http;
+  dumpOnly.push(['bootstrap client secret', server.credentials.clientSecret]);
+  secrets.push(['admin key', ADMIN_KEY]);
+
+  const account = await http.post(
+    '/admin/accounts',
+    { name: 'Secrets', currency: 'USD', country: 'US', environment: 'sandbox', fund: 5000 },
+    { headers: admin },
+  );
+  assert.equal(account.status, 200, account.text);
+  secrets.push(['client secret', account.body.clientSecret]);
+  const second = await http.post(
+    `/admin/accounts/${account.body.accountId}/credentials`,
+    { environment: 'sandbox' },
+    { headers: admin },
+  );
+  assert.equal(second.status, 200, second.text);
+  secrets.push(['second client secret', second.body.clientSecret]);
+
+  const token = async (audience: string) => {
+    const a = await http.post('/auth/oauth/token', {
+      client_id: account.body.clientId,
+      client_secret: account.body.clientSecret,
+      grant_type: 'client_credentials',
+      audience,
+    });
+    assert.equal(a.status, 200, a.text);
+    secrets.push([`access token for ${audience}`, a.body.access_token]);
+    return a.body.access_token as string;
+  };
+  const giftcards = {
+    authorization: `Bearer ${await token(AUDIENCES.giftcardsSandbox)}`,
+    accept: 'application/json',
+  };
+  const topups = {
+    authorization: `Bearer ${await token(AUDIENCES.topupsSandbox)}`,
+    accept: 'application/json',
+  };
+
+  const order = await http.post(
+    '/giftcards-sandbox/orders',
+    { productId: 11, quantity: 3, unitPrice: 10, senderName: 'Ada' },
+    { headers: giftcards },
+  );
+  assert.equal(order.status, 200, order.text);
+  const cards = await http.get(`/giftcards-sandbox/orders/transactions/${order.body.transactionId}/cards`, {
+    headers: giftcards,
+  });
+  assert.equal(cards.status, 200, cards.text);
+  assert.equal(cards.body.length, 3);
+  for (const card of cards.body) {
+    secrets.push(['card number', String(card.cardNumber)], ['card PIN', String(card.pinCode)]);
+  }
+
+  const operator = await http.get('/topups-sandbox/operators/1004', { headers: topups });
+  assert.equal(operator.body.pin, true, 'operator 1004 sells PIN vouchers');
+  const topup = await http.post(
+    '/topups-sandbox/topups',
+    {
+      operatorId: 1004,
+      amount: operator.body.fixedAmounts[0],
+      recipientPhone: { countryCode: 'NG', number: '08031112233' },
+    },
+    { headers: topups },
+  );
+  assert.equal(topup.status, 200, topup.text);
+  assert.ok(topup.body.pinDetail?.code, 'a PIN voucher');
+  secrets.push(
+    ['top-up PIN code', topup.body.pinDetail.code],
+    ['top-up PIN serial', topup.body.pinDetail.serial],
+  );
+  const report = await http.get(`/topups-sandbox/topups/reports/transactions/${topup.body.transactionId}`, {
+    headers: topups,
+  });
+  assert.deepEqual(report.body.pinDetail, topup.body.pinDetail, 'the voucher reads back whole');
+
+  // Secrets where they do not belong: every answer is kept and searched too.
+  const wrong = [
+    await http.post('/auth/oauth/token', {
+      client_id: account.body.clientId,
+      client_secret: `${account.body.clientSecret}x`,
+      grant_type: 'client_credentials',
+      audience: AUDIENCES.giftcardsSandbox,
+    }),
+    await http.post('/auth/oauth/token', {
+      client_id: account.body.clientSecret,
+      grant_type: 'client_credentials',
+    }),
+    await http.post('/auth/oauth/token', {
+      client_id: account.body.clientId,
+      client_secret: account.body.clientSecret,
+      grant_type: 'client_credentials',
+      audience: `https://evil.example/${account.body.clientSecret}`,
+    }),
+    await http.get('/giftcards-sandbox/accounts/balance', {
+      headers: { ...giftcards, authorization: `Bearer ${account.body.clientSecret}` },
+    }),
+    await http.get('/giftcards-sandbox/accounts/balance', {
+      headers: { ...topups, accept: 'application/json' },
+    }),
+    await http.post(
+      '/giftcards-sandbox/orders',
+      {
+        productId: 11,
+        quantity: 0,
+        unitPrice: 10,
+        senderName: account.body.clientSecret,
+        client_secret: 'x',
+      },
+      { headers: giftcards },
+    ),
+    await http.get('/admin/accounts', { headers: { 'x-admin-key': account.body.clientSecret } }),
+    await http.get(`/admin/credentials/${account.body.clientSecret}`, { headers: admin }),
+  ];
+  for (const a of wrong) {
+    assert.ok(a.status >= 400, `${a.status} ${a.text}`);
+    answers.push(a.text);
+  }
+  // Log lines are written asynchronously: give the last ones time to arrive.
+  await sleep(500);
+});
+after(() => server?.cleanup());
+
+test('pg_dump of the database and the server log hold no secret in plain text; no error answer echoes one', async (t) => {
+  if (!server) return t.skip('PostgreSQL is not reachable');
+  const { stdout: dump } = await run('pg_dump', ['--no-owner', '--data-only', server.databaseUrl], {
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  assert.match(dump, /COPY public\.giftcard_cards/, 'the dump holds the cards table');
+  assert.match(dump, /COPY public\.topup_transactions/, 'and the top-ups');
+  const log = server.output();
+  assert.ok(log.split('\n').length > 20, 'the trace log was collected');
+  assert.ok(secrets.length >= 13, `secrets searched: ${secrets.length}`);
+  const found: string[] = [];
+  for (const [what, value] of secrets) {
+    assert.ok(value.length >= 6, `${what} is long enough to search for`);
+    if (dump.includes(value)) found.push(`${what} in the dump`);
+    if (log.includes(value)) {
+      const at = log.indexOf(value);
+      found.push(`${what} in the log: ${log.slice(Math.max(0, at - 300), at + 100)}`);
+    }
+    for (const answer of answers)
+      if (answer.includes(value)) found.push(`${what} echoed in an answer: ${answer.slice(0, 200)}`);
+  }
+  for (const [what, value] of dumpOnly) if (dump.includes(value)) found.push(`${what} in the dump`);
+  assert.deepEqual(found, []);
+  t.diagnostic(
+    `${secrets.length + dumpOnly.length} secrets; dump ${dump.length} bytes; log ${log.length} bytes`,
+  );
+});
+
+test('log redaction: headers, client secrets and tokens logged with a request or an error are censored', async () => {
+  let out = '';
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      out += chunk.toString();
+      done();
+    },
+  });
+  // The logger main.ts configures: Fastify's pino with the same redaction.
+  const app = Fastify({ logger: { level: 'trace', redact: LOG_REDACTION, stream: sink } });
+  const log = app.log;
+  log.info(
+    {
+      req: {
+        headers: { authorization: 'Bearer SECRET-A', 'x-admin-key': 'SECRET-B' },
+        body: { client_secret: 'SECRET-C' },
+      },
+    },
+    'r',
+  );
+  log.error(
+    {
+      err: { message: 'x' },
+      body: { client_secret: 'SECRET-D' },
+      client_secret: 'SECRET-E',
+      access_token: 'SECRET-F',
+    },
+    'e',
+  );
+  log.warn(
+    { credential: { clientSecret: 'SECRET-G' }, card: { cardNumber: 'SECRET-H', pinCode: 'SECRET-I' } },
+    'w',
+  );
+  assert.doesNotMatch(out, /SECRET-/);
+  assert.match(out, /\[redacted\]/);
+  await app.close();
+  // Secrets pasted into a URL or a field are masked where they would be echoed or logged.
+  assert.equal(maskSecrets('/admin/credentials/sk_test_Zn9g3yxHwT4AlD3Q'), '/admin/credentials/[redacted]');
+  assert.equal(
+    maskSecrets('token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZ190ZXN0In0.c2ln end'),
+    'token [redacted] end',
+  );
+  assert.equal(maskSecrets('/products/1840'), '/products/1840');
+});
