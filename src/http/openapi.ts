@@ -64,7 +64,7 @@ const OAuthError = {
   properties: {
     error: {
       type: 'string',
-      enum: [...Object.keys(OAUTH_ERRORS), 'temporarily_unavailable'],
+      enum: [...Object.keys(OAUTH_ERRORS), 'temporarily_unavailable', 'too_many_requests'],
       description: 'RFC 6749 §5.2 error code',
     },
     error_description: { type: 'string', description: 'What is wrong, in words' },

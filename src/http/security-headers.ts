@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
  *   and clients that honour it never try plain HTTP on these hosts again for a year.
  * - `X-Content-Type-Options: nosniff`, so a JSON answer is never run as script or rendered as HTML.
  * - `Referrer-Policy: no-referrer`, and on the HTML pages (`/docs`, `/docs/errors`) framing refused
- *   (`Content-Security-Policy: frame-ancestors 'none'` and `X-Frame-Options: DENY`, for older browsers).
+ *   (`frame-ancestors 'none'` added to the page's own Content-Security-Policy, or as the whole policy
+ *   when it has none, and `X-Frame-Options: DENY` for older browsers).
  *
  * @example
  * installSecurityHeaders(app); // before the routes are registered
@@ -19,7 +20,14 @@ export function installSecurityHeaders(app: FastifyInstance) {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
-      reply.header('Content-Security-Policy', "frame-ancestors 'none'");
+      // A page with a policy of its own (the reference pages, the dashboard) keeps it, framing refused too.
+      const own = String(reply.getHeader('content-security-policy') ?? '').trim();
+      if (!/frame-ancestors/.test(own)) {
+        reply.header(
+          'Content-Security-Policy',
+          own ? `${own.replace(/;$/, '')}; frame-ancestors 'none'` : "frame-ancestors 'none'",
+        );
+      }
       reply.header('X-Frame-Options', 'DENY');
     }
     return payload;

@@ -225,6 +225,9 @@ describe('dashboard users and sessions', () => {
     ])
       assert.ok(consoleDoc.paths[path], `${path} documented`);
     const docs = await server.http.get('/dashboard/docs');
-    assert.match(docs.text, /<h1>airgift account dashboard/);
+    // the same reference page as the product bases, over the dashboard's document
+    assert.equal(docs.status, 200);
+    assert.match(docs.text, /airgift account dashboard[^<]*API reference/);
+    assert.match(docs.text, /data-document="\/dashboard\/openapi.json"/);
   });
 });

@@ -84,12 +84,14 @@ test('an outage during 60 orders and 60 top-ups: 503s with Retry-After, each rec
   assert.equal(deferredOrder.body.status, 'PROCESSING', deferredOrder.text);
 
   // The probes, every 100 ms, from before the outage to after it.
-  const probes: { at: number; health: number; ready: number }[] = [];
+  // `sentAt`: when the probe left; `at`: when its answers came back.
+  const probes: { sentAt: number; at: number; health: number; ready: number }[] = [];
   let probing = true;
   const prober = (async () => {
     while (probing) {
+      const sentAt = performance.now();
       const [health, ready] = await Promise.all([http.get('/health'), http.get('/ready')]);
-      probes.push({ at: performance.now(), health: health.status, ready: ready.status });
+      probes.push({ sentAt, at: performance.now(), health: health.status, ready: ready.status });
       await sleep(100);
     }
   })();
@@ -141,8 +143,11 @@ test('an outage during 60 orders and 60 top-ups: 503s with Retry-After, each rec
   ];
 
   await sleep(300);
+  // The outage starts somewhere between these two moments (the admin statements take a while under
+  // load): probes before the first must be ready, probes after the second must not.
   const cutAt = performance.now();
   await cutDatabase(server.database);
+  const cutDoneAt = performance.now();
   await sleep(OUTAGE_MS / 2);
   // Other calls during the outage: a read, and the token service in its OAuth form.
   const balance = await http.get('/giftcards-sandbox/accounts/balance', {
@@ -160,6 +165,7 @@ test('an outage during 60 orders and 60 top-ups: 503s with Retry-After, each rec
   assert.equal(token.body.error, 'temporarily_unavailable');
   assert.ok(Number(token.headers['retry-after']) > 0);
   await sleep(OUTAGE_MS / 2);
+  const restoringAt = performance.now();
   await restoreDatabase(server.database);
   const restoredAt = performance.now();
 
@@ -219,10 +225,10 @@ test('an outage during 60 orders and 60 top-ups: 503s with Retry-After, each rec
     'liveness failed during the outage',
   );
   const before = probes.filter((p) => p.at < cutAt);
-  const during = probes.filter((p) => p.at > cutAt + 200 && p.at < restoredAt);
+  const during = probes.filter((p) => p.sentAt > cutDoneAt + 200 && p.at < restoringAt);
   assert.ok(before.length > 0 && before.every((p) => p.ready === 200), 'not ready before the outage');
   assert.ok(during.length > 0 && during.every((p) => p.ready === 503), 'ready during the outage');
-  const back = probes.find((p) => p.at > restoredAt && p.ready === 200);
+  const back = probes.find((p) => p.sentAt > restoredAt && p.ready === 200);
   assert.ok(back, 'never ready again');
   assert.ok(
     probes.filter((p) => p.at > back.at).every((p) => p.ready === 200),

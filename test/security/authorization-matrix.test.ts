@@ -75,7 +75,18 @@ async function call(op: Operation, base: string, authorization: string | undefin
 async function callerWith(scopes?: string[]): Promise<Caller> {
   const account = await server.admin.createAccount({ fund: 1000, ...(scopes ? { scopes } : {}) });
   const tokens: Record<string, string> = {};
-  for (const p of PRODUCTS) tokens[p.kind] = await server.admin.token(account, p.audience);
+  for (const p of PRODUCTS) {
+    const answer = await server.http.post('/auth/oauth/token', {
+      client_id: account.clientId,
+      client_secret: account.clientSecret,
+      grant_type: 'client_credentials',
+      audience: p.audience,
+    });
+    // A credential with no scope of a product gets no token for it at all (400 invalid_scope).
+    if (answer.status === 400 && answer.body.error === 'invalid_scope' && scopes) continue;
+    assert.equal(answer.status, 200, answer.text);
+    tokens[p.kind] = answer.body.access_token;
+  }
   return { account, tokens, transactions: {}, customIdentifiers: [] };
 }
 
@@ -250,6 +261,8 @@ describe('authorization matrix, product bases', () => {
     for (const scope of scopes) {
       const narrow = await callerWith(ALL_SCOPES.filter((s) => s !== scope));
       for (const op of ops.filter((o) => o.scope === scope)) {
+        // without its product's only scope, the credential was refused a token: stricter than a 403
+        if (narrow.tokens[op.kind] === undefined) continue;
         const base = PRODUCTS.find((p) => p.kind === op.kind)?.sandbox as string;
         const answer = await call(op, base, `Bearer ${narrow.tokens[op.kind]}`, mine.transactions[op.kind]);
         assertError(answer, 403, 'NOT_AUTHORIZED', `${op.key} without ${scope}`);
@@ -346,6 +359,9 @@ describe('authorization matrix, admin base', () => {
       clientId: mine.account.clientId,
       productId: '1840',
       currencyCode: 'EUR',
+      product: 'giftcards',
+      endpointId: '1',
+      deliveryId: '1',
     };
     for (const op of adminOps) {
       const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {

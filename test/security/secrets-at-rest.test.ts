@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -106,6 +107,38 @@ before(async () => {
     headers: topups,
   });
   assert.deepEqual(report.body.pinDetail, topup.body.pinDetail, 'the voucher reads back whole');
+
+  // An upstream's client secret (sealed at rest) and a webhook endpoint's signing secret (shown once).
+  const upstreamSecret = `upstream-secret-${randomUUID()}`;
+  const upstream = await http.call('PUT', '/admin/upstreams/giftcards', {
+    body: {
+      url: 'https://127.0.0.1:9/giftcards',
+      authUrl: 'https://127.0.0.1:9/auth',
+      clientId: 'reseller',
+      clientSecret: upstreamSecret,
+    },
+    headers: admin,
+  });
+  assert.equal(upstream.status, 200, upstream.text);
+  assert.ok(!upstream.text.includes(upstreamSecret), 'the upstream secret is never answered back');
+  secrets.push(['upstream client secret', upstreamSecret]);
+  const shown = await http.get('/admin/upstreams', { headers: admin });
+  answers.push(shown.text);
+  const webhook = await http.post(
+    '/admin/webhooks',
+    {
+      accountId: account.body.accountId,
+      environment: 'sandbox',
+      url: 'https://hooks.example.com/airgift',
+      events: ['*'],
+    },
+    { headers: admin },
+  );
+  assert.equal(webhook.status, 200, webhook.text);
+  assert.match(webhook.body.secret, /^whsec_/);
+  secrets.push(['webhook signing secret', webhook.body.secret]);
+  const listed = await http.get(`/admin/webhooks?accountId=${account.body.accountId}`, { headers: admin });
+  answers.push(listed.text);
 
   // Secrets where they do not belong: every answer is kept and searched too.
   const wrong = [
