@@ -52,7 +52,6 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     lifetimeSeconds: { live: config.tokenTtlLive, sandbox: config.tokenTtlSandbox },
     changes,
   });
-  const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries });
   // The upstreams' client secrets are sealed with a key of their own, derived from the card codes key.
   const upstreams = createUpstreamService({
     repository: upstreamRepository(db.kysely),
@@ -62,6 +61,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     clock,
     timeoutMs: config.upstreamTimeoutSeconds * 1000,
   });
+  const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries, upstreams });
   const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries, upstreams });
   changes.onChange('catalog', () => {
     fx.invalidate();

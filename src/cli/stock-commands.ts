@@ -51,11 +51,10 @@ export function addProviderCommand(products: Command, run: Run): void {
   leaf(products, 'provider', 'who fulfils a live product: its code stock, the upstream, or the default')
     .argument('<id>', 'product id', wholeNumber)
     .addArgument(
-      new Argument('<provider>', 'stock, upstream (refused until an upstream exists) or default').choices([
-        'stock',
-        'upstream',
-        'default',
-      ]),
+      new Argument(
+        '<provider>',
+        'stock, upstream (refused while no upstream is configured) or default',
+      ).choices(['stock', 'upstream', 'default']),
     )
     .action((id: number, provider: ProductProvider, o: JsonOption) =>
       run(o.json, async (admin) => {

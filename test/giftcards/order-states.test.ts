@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { GiftcardStatus } from '../../src/db/schema.ts';
+import { AppError } from '../../src/errors/error-codes.ts';
 import { dec } from '../../src/lib/money.ts';
+import { cardCodec } from '../../src/modules/giftcards/orders/card-codes.ts';
 import { priceOrder } from '../../src/modules/giftcards/orders/order-pricing.ts';
-import { canMove, FINAL_STATES, pathTo } from '../../src/modules/giftcards/orders/order-states.ts';
+import {
+  canMove,
+  FINAL_STATES,
+  firstStep,
+  pathTo,
+  stateOf,
+} from '../../src/modules/giftcards/orders/order-states.ts';
 
 // decisions §6: PENDING -> PROCESSING -> SUCCESSFUL | FAILED | REFUNDED, FAILED -> REFUNDED; the
 // one table in order-states.ts, checked pair by pair.
@@ -34,6 +42,18 @@ test('paths go through every intermediate state and never backwards', () => {
   assert.equal(pathTo('REFUNDED', 'FAILED'), null);
   assert.equal(pathTo('FAILED', 'SUCCESSFUL'), null);
   assert.equal(pathTo('PROCESSING', 'PENDING'), null);
+});
+
+test('a REFUSED step (an upstream refusal) ends REFUNDED with its refund, and carries its error', async () => {
+  const error = new AppError('INVALID_AMOUNT_FOR_OPERATOR');
+  assert.equal(stateOf({ status: 'REFUSED', error }), 'REFUNDED');
+  assert.equal(stateOf({ status: 'PROCESSING', nextCheckAt: new Date() }), 'PROCESSING');
+  const codec = cardCodec(async () => Buffer.alloc(32, 7));
+  const first = await firstStep({ codec }, 10001, { status: 'REFUSED', error });
+  assert.equal(first.status, 'REFUNDED');
+  assert.equal(first.refund, true);
+  assert.equal(first.refusal, error);
+  assert.equal((await firstStep({ codec }, 10002, { status: 'REFUNDED' })).refusal, null);
 });
 
 test('pricing rounds each part to the minor unit, so amount is exact (decisions §5)', () => {

@@ -71,7 +71,7 @@ function anOrder(productId: number, extra: Partial<OrderToFulfil> = {}): OrderTo
 
 /** One step in its own reseller transaction, as the order service takes it. */
 const step = (order: OrderToFulfil, p = provider()): Promise<FulfilmentStep> =>
-  reseller.db.kysely.transaction().execute((trx) => p.step(order, reseller.clock.now(), trx));
+  reseller.db.kysely.transaction().execute(async (trx) => p.step(order, reseller.clock.now(), trx));
 
 /** Time passes at the upstream and its worker takes the steps that came due (in-process: no poller). */
 async function upstreamLater(ms: number) {
@@ -202,7 +202,7 @@ test('an unreachable upstream: refused 503 on the placing step, kept PROCESSING 
 test('no upstream configured: accept refuses with 422 as before, nothing is called', async () => {
   await reseller.runtime.services.upstreams.remove('giftcards');
   await assert.rejects(
-    provider().accept({ productId: 11, preOrder: false, quantity: 1, unitPrice: '10.00' }),
+    async () => provider().accept({ productId: 11, preOrder: false, quantity: 1, unitPrice: '10.00' }),
     (e: AppError) => e.code === 'UNPROCCESSABLE_ENTITY' && /no live fulfilment provider/.test(e.message),
   );
   const s = await step(anOrder(11));

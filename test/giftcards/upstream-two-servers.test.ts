@@ -284,6 +284,33 @@ test('a call that times out before reaching the upstream: PROCESSING, then prova
   await auditsAreEmpty();
 });
 
+test('unknown, then refused when sent again (the upstream ran out meanwhile): the worker refunds it', {
+  skip,
+}, async () => {
+  proxy.stall('both');
+  const a = await order({ customIdentifier: 'late-refusal-1' });
+  assert.equal(a.body.status, 'PROCESSING', a.text);
+  const balance = await upstreamBalance();
+  await admin(upstream, 'POST', `/accounts/${atUpstream.accountId}/adjust`, {
+    environment: 'sandbox',
+    amount: -(balance - 1),
+    reason: 'test: leave 1 USD',
+  });
+  proxy.resume();
+  const t = await until('the refund by the worker', async () => {
+    const r = await resellerTransaction(a.body.transactionId);
+    return r.status === 'REFUNDED' && r;
+  });
+  assert.equal(t.status, 'REFUNDED');
+  assert.equal((await atUpstreamFor(a.body.transactionId)).length, 0, 'nothing bought');
+  await admin(upstream, 'POST', `/accounts/${atUpstream.accountId}/fund`, {
+    environment: 'sandbox',
+    amount: 500,
+    reason: 'test: funded again',
+  });
+  await auditsAreEmpty();
+});
+
 test('a timeout after the upstream bought (its answer held): reconciled from its report, not bought again', {
   skip,
 }, async () => {

@@ -179,6 +179,20 @@ test('upstream remove: gone from show; removing it again is 404 (exit 1)', async
   assert.equal(await reseller.runtime.services.upstreams.client('giftcards'), null);
 });
 
+test('the upstream routes need the admin key', async () => {
+  for (const [method, path] of [
+    ['GET', '/admin/upstreams'],
+    ['GET', '/admin/upstreams/giftcards'],
+    ['PUT', '/admin/upstreams/giftcards'],
+    ['DELETE', '/admin/upstreams/topups'],
+  ] as const) {
+    const a = await reseller.http.call(method, path, { body: method === 'PUT' ? {} : undefined });
+    assert.equal(a.status, 401, `${method} ${path}`);
+    const wrong = await reseller.http.call(method, path, { token: 'not-the-admin-key' });
+    assert.equal(wrong.status, 401, `${method} ${path} with another key`);
+  }
+});
+
 test('a bad product or a missing option is refused by the CLI before any call', async () => {
   assert.equal((await failure(['upstream', 'set', 'vouchers', '--url', 'https://x'])).code, 1);
   assert.equal((await failure(['upstream', 'set', 'giftcards', '--url', upstreamUrl])).code, 1);

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { type AccountsService, balanceRoute } from '../accounts/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Countries, Fx } from '../reference/index.ts';
+import type { UpstreamService } from '../upstream/index.ts';
 import { createTopupCatalogService } from './catalog/catalog-service.ts';
 import { commissionPromotionRoutes } from './catalog/commission-promotion-routes.ts';
 import { loadOperatorCatalog } from './catalog/operator-catalog.ts';
@@ -13,6 +14,7 @@ import { operatorRoutes } from './catalog/operator-routes.ts';
 import { createOperatorViews } from './catalog/operator-view.ts';
 import { createSandboxSimulator } from './fulfilment/sandbox-simulator.ts';
 import { unconfiguredProvider } from './fulfilment/unconfigured-provider.ts';
+import { createUpstreamProvider } from './fulfilment/upstream-provider.ts';
 import { createTopupReports } from './orders/topup-reports.ts';
 import { topupRoutes as orderRoutes } from './orders/topup-routes.ts';
 import { createTopupService } from './orders/topup-service.ts';
@@ -34,18 +36,21 @@ export interface TopupDeps {
   ledger: Ledger;
   fx: Fx;
   countries: Countries;
+  /** Live's upstream (`airgift upstream set topups ...`); without one configured, live is refused. */
+  upstreams: UpstreamService;
 }
 
 /**
  * Builds the top-up module: the operator catalogue (in memory, from data/operators) and its service,
- * the providers (the sandbox simulator; live's refuses every top-up), orders and reports.
+ * the providers (the sandbox simulator; live's buys from the upstream configured for top-ups, and
+ * refuses every top-up while there is none), orders and reports.
  *
  * @example
- * const topups = createTopups({ db, clock, config, accounts, ledger, fx, countries });
+ * const topups = createTopups({ db, clock, config, accounts, ledger, fx, countries, upstreams });
  * await topups.orders.send(principal, { operatorId: 1001, amount: 10, recipientPhone });
  */
 export function createTopups(deps: TopupDeps) {
-  const { db, clock, config, accounts, ledger, fx, countries } = deps;
+  const { db, clock, config, accounts, ledger, fx, countries, upstreams } = deps;
   const operators = loadOperatorCatalog();
   const views = createOperatorViews({ fx, countries, catalog: operators, clock });
   const catalog = createTopupCatalogService({ operators, views, countries, accounts, fx });
@@ -65,7 +70,11 @@ export function createTopups(deps: TopupDeps) {
     states,
     providers: {
       sandbox: createSandboxSimulator({ processingMs: config.topupSandboxProcessingSeconds * 1000 }),
-      live: unconfiguredProvider('live'),
+      live: createUpstreamProvider({
+        upstreams,
+        operator: (id) => operators.find(id),
+        unconfigured: unconfiguredProvider('live'),
+      }),
     },
   });
   const reports = createTopupReports({ repo });

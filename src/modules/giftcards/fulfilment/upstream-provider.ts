@@ -119,14 +119,14 @@ export function createUpstreamProvider(deps: {
         ...(order.userId ? { productAdditionalRequirements: { userId: order.userId } } : {}),
       },
     });
-    const record = (state: 'unknown' | 'refused', lastError: string) =>
+    const record = (state: 'unknown' | 'refused', lastError: string, attempt = true) =>
       calls.save(trx, {
         product: PRODUCT,
         transactionId: order.transactionId,
         customIdentifier,
         state,
         lastError,
-        attempt: true,
+        attempt,
         now,
       });
 
@@ -137,7 +137,7 @@ export function createUpstreamProvider(deps: {
         message: answer.reason,
       });
       if (!sentBefore && order.firstStep) {
-        await record('refused', answer.reason);
+        await record('refused', answer.reason, false);
         return {
           status: 'REFUSED',
           error: new AppError(
@@ -148,7 +148,7 @@ export function createUpstreamProvider(deps: {
           ),
         };
       }
-      await record('unknown', answer.reason);
+      await record('unknown', answer.reason, false);
       return later(now);
     }
     if (answer.kind === 'unknown') {
@@ -184,6 +184,19 @@ export function createUpstreamProvider(deps: {
       return reconcile(trx, client, order, now, false);
     }
     const refusal = refusalOf(answer);
+    // An earlier attempt may still have been under way at the upstream while this one was refused
+    // (a request delivered late): refunded only when the upstream provably has none.
+    if (sentBefore) {
+      const found = await lookUp(client, order.transactionId);
+      if (found) {
+        if (typeof found !== 'string') return follow(trx, client, order, found, now);
+        await record(
+          'unknown',
+          `refused (${refusal.description}), then no answer from the reports: ${found}`,
+        );
+        return later(now);
+      }
+    }
     await record('refused', refusal.description);
     if (refusal.insufficientBalance) {
       await upstreams.noteInsufficientBalance(trx, {
@@ -209,28 +222,19 @@ export function createUpstreamProvider(deps: {
     now: Date,
     mayPlace: boolean,
   ): Promise<FulfilmentStep> {
-    const customIdentifier = upstreamCustomIdentifier('live', order.transactionId);
-    const answer = await client.call('GET', '/reports/transactions', { query: { customIdentifier } });
-    const found = listOf(answer);
-    if (found === null) {
-      const why =
-        answer.kind === 'answered' ? `HTTP ${answer.status} ${answer.errorCode ?? ''}` : answer.reason;
+    const found = await lookUp(client, order.transactionId);
+    if (typeof found === 'string') {
       await calls.save(trx, {
         product: PRODUCT,
         transactionId: order.transactionId,
-        customIdentifier,
+        customIdentifier: upstreamCustomIdentifier('live', order.transactionId),
         state: 'unknown',
-        lastError: `reconcile: ${why}`,
+        lastError: `reconcile: ${found}`,
         now,
       });
       return later(now);
     }
-    // only a transaction with our identifier counts (an upstream that ignored the filter lists others)
-    const ours = found
-      .filter((t) => (t as { customIdentifier?: unknown })?.customIdentifier === customIdentifier)
-      .map(asTransaction)
-      .find((t) => t !== null);
-    if (ours) return follow(trx, client, order, ours, now);
+    if (found) return follow(trx, client, order, found, now);
     // provably none: buying now (same identifier) cannot buy twice
     return mayPlace ? place(trx, client, order, now, true) : later(now);
   }
@@ -284,6 +288,31 @@ export function createUpstreamProvider(deps: {
 
     owns: async (trx, transactionId) => (await calls.get(trx, PRODUCT, transactionId)) !== undefined,
   };
+}
+
+/**
+ * The upstream's transaction with our customIdentifier for `transactionId`: found, provably none
+ * (null: the upstream answered a list without it), or why the reports could not be read (text).
+ */
+async function lookUp(
+  client: UpstreamClient,
+  transactionId: number,
+): Promise<UpstreamTransaction | null | string> {
+  const customIdentifier = upstreamCustomIdentifier('live', transactionId);
+  const answer = await client.call('GET', '/reports/transactions', { query: { customIdentifier } });
+  const found = listOf(answer);
+  if (found === null) {
+    return answer.kind === 'answered'
+      ? `HTTP ${answer.status} ${answer.errorCode ?? ''}`.trim()
+      : answer.reason;
+  }
+  // only a transaction with our identifier counts (an upstream that ignored the filter lists others)
+  return (
+    found
+      .filter((t) => (t as { customIdentifier?: unknown })?.customIdentifier === customIdentifier)
+      .map(asTransaction)
+      .find((t) => t !== null) ?? null
+  );
 }
 
 /** The cards of a SUCCESSFUL upstream transaction, or why they could not be read. */

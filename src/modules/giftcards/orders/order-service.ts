@@ -26,8 +26,9 @@ import { transactionView } from './transaction-view.ts';
  * there: SUCCESSFUL with their cards); a provider that needs the database (the live code stock)
  * reserves in the same transaction and takes its first step right after the commit. An order that is
  * not final keeps a `next_check_at`, and the worker (`src/worker/`) takes the next steps, so a restart
- * loses nothing. Live's provider is chosen per product (the code stock, or a refusal: 422 before
- * anything is debited; decisions §7).
+ * loses nothing. Live's provider is chosen per product (the code stock, the upstream, or a refusal:
+ * 422 before anything is debited; decisions §7). A first step that the upstream refused (REFUSED)
+ * leaves the order refunded and answers the upstream's code.
  */
 export interface OrderServiceDeps {
   db: Kysely<Database>;

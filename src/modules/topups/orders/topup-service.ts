@@ -21,11 +21,16 @@ import { isCustomIdentifierConflict, type TopupRow, type TopupsRepository } from
 /**
  * POST /topups and the completion of deferred top-ups. The checks run in the order a caller can fix
  * them: amount format, account, operator, recipient and sender, amount rules, recent recharge, then
- * the environment's provider (`accept`: live has none yet, 422; the sandbox's test number 99993,
- * 503). Then, in ONE database transaction: the debit through the ledger (which locks the balance row
- * and checks the daily limits), the authoritative recent-recharge check (after the lock, so two
- * concurrent sends to one number cannot both pass), the transaction row (its unique index makes
- * customIdentifier single-use atomically), and the provider's first step through the state machine.
+ * the environment's provider (`accept`: live without an upstream, 422; the sandbox's test number
+ * 99993, 503). Then, in ONE database transaction: the debit through the ledger (which locks the
+ * balance row and checks the daily limits), the authoritative recent-recharge check (after the lock,
+ * so two concurrent sends to one number cannot both pass), the transaction row (its unique index
+ * makes customIdentifier single-use atomically), and, for a provider that answers from memory (the
+ * sandbox), its first step through the state machine. A provider that calls out (live's upstream,
+ * it has `reserve`) takes its first step after that commit, in a transaction of its own on the
+ * top-up's locked row: no call is ever made while the account's balance row is locked. Such a top-up
+ * is written PROCESSING with a check `RESCUE_AFTER_MS` later, so the worker takes it on when that
+ * first step never ran (a crash).
  */
 export interface TopupServiceDeps {
   db: Kysely<Database>;
@@ -43,6 +48,9 @@ export interface TopupServiceDeps {
 }
 
 /** The digits the provider reads from a stored top-up (the national number or e-mail local part). */
+/** A generous bound on one fulfilment step: past it, the worker takes over a top-up left behind. */
+const RESCUE_AFTER_MS = 60_000;
+
 function subscriberOf(row: TopupRow): string {
   return (row.recipient_phone ?? row.recipient_email?.split('@')[0] ?? '').replace(/\D/g, '');
 }
@@ -60,7 +68,7 @@ export function createTopupService(deps: TopupServiceDeps) {
   const inserts = createGathering({ gathers: ledger.inBatch, one: repo.insert, many: repo.insertMany });
 
   /** What a provider is told about a stored top-up. */
-  function orderOf(row: TopupRow): TopupOrder {
+  function orderOf(row: TopupRow, firstStep = false): TopupOrder {
     return {
       transactionId: row.id,
       operatorId: row.operator_id,
@@ -68,7 +76,34 @@ export function createTopupService(deps: TopupServiceDeps) {
       pin: operators.find(row.operator_id)?.pin ?? false,
       deliveredValue: `${dec(row.delivered_amount).toFixed()} ${row.delivered_currency_code}`,
       createdAt: row.created_at,
+      requestedAmount: dec(row.requested_amount).toFixed(),
+      deliveredAmount: dec(row.delivered_amount).toFixed(),
+      countryCode: row.country_code,
+      recipientPhone: row.recipient_phone,
+      recipientEmail: row.recipient_email,
+      senderPhone: row.sender_phone,
+      firstStep,
     };
+  }
+
+  /**
+   * One step of a PROCESSING top-up on its locked row (`onlyIfDue`: the worker's); a REFUSED step's
+   * error is returned (the top-up is refunded by then) for the placing request to answer.
+   */
+  async function step(
+    id: number,
+    opts: { onlyIfDue: boolean; firstStep: boolean },
+  ): Promise<{ row: TopupRow; refusal: AppError | null }> {
+    const refusal = await db.transaction().execute(async (trx) => {
+      const row = await repo.lock(trx, id);
+      if (row?.status !== 'PROCESSING') return null;
+      const now = clock.now();
+      if (opts.onlyIfDue && (row.next_check_at === null || row.next_check_at > now)) return null;
+      const next = await deps.providers[row.environment].step(orderOf(row, opts.firstStep), now, trx);
+      await states.apply(trx, row, next);
+      return next.status === 'REFUSED' ? next.error : null;
+    });
+    return { row: (await repo.get(id)) as TopupRow, refusal };
   }
 
   async function send(principal: Principal, input: Static<typeof TopupBody>): Promise<TopupRow> {
@@ -107,17 +142,25 @@ export function createTopupService(deps: TopupServiceDeps) {
       if (c.recentlyRecharged) throw new AppError('PHONE_RECENTLY_RECHARGED');
     };
     const provider = deps.providers[principal.environment];
+    // A provider that reads the database or calls out (live's upstream: is one configured?) is asked
+    // before the transaction, as gift card orders ask theirs: never inside the account's batch (one
+    // PGlite connection would wait on itself). The sandbox's is asked in it, after the fast checks.
+    const acceptRequest = { operatorId: operator.operatorId, subscriber: recipient.subscriber };
+    if (provider.reserve) await provider.accept(acceptRequest);
 
     // The transaction, shared with the other top-ups of this account waiting meanwhile (ledger/batcher.ts),
     // each of its statements one for the whole batch (ledger/gathering.ts).
-    const row = await ledger.orderTransaction({ ...scope, tag: recipientKey }, async (trx) => {
+    let row = await ledger.orderTransaction({ ...scope, tag: recipientKey }, async (trx) => {
       // A fast answer before the balance checks, with the id (a sequence needs no lock) in the same
       // statement; the checks that guarantee it are the ones after the lock and the unique index, below.
       const fast = await conflicts.run(trx, { ...checks, since: since(), nextId: true });
       refuse(fast);
       const id = fast.id as number;
-      // the provider refuses here what it cannot take (live: 422; the sandbox's 99993: 503), before any write
-      provider.accept({ operatorId: operator.operatorId, subscriber: recipient.subscriber });
+      // the sandbox refuses here what it cannot take (its 99993: 503), before any write
+      if (!provider.reserve) {
+        const accepted = provider.accept(acceptRequest);
+        if (accepted instanceof Promise) await accepted;
+      }
       const now = clock.now();
       const debit = await ledger.debitOrder(trx, {
         ...scope,
@@ -132,17 +175,25 @@ export function createTopupService(deps: TopupServiceDeps) {
       });
       // again after the lock, so two concurrent sends to one number cannot both pass
       refuse(await conflicts.run(trx, { ...checks, since: since() }));
-      const first = provider.step(
-        {
-          transactionId: id,
-          operatorId: operator.operatorId,
-          subscriber: recipient.subscriber,
-          pin: operator.pin,
-          deliveredValue: `${price.deliveredAmount.toFixed()} ${price.deliveredCurrencyCode}`,
-          createdAt: now,
-        },
-        now,
-      );
+      const order: TopupOrder = {
+        transactionId: id,
+        operatorId: operator.operatorId,
+        subscriber: recipient.subscriber,
+        pin: operator.pin,
+        deliveredValue: `${price.deliveredAmount.toFixed()} ${price.deliveredCurrencyCode}`,
+        createdAt: now,
+        requestedAmount: price.requestedAmount.toFixed(),
+        deliveredAmount: price.deliveredAmount.toFixed(),
+        countryCode: operator.countryCode,
+        recipientPhone: recipient.phone,
+        recipientEmail: recipient.email,
+        senderPhone,
+        firstStep: true,
+      };
+      // A provider that answers from memory (the sandbox) steps before the write, so the row is written
+      // in the state it reached; one that calls out (it has `reserve`) steps after the commit.
+      const answered = provider.reserve ? null : provider.step(order, now, trx);
+      const first = answered instanceof Promise ? await answered : answered;
       let inserted: TopupRow;
       try {
         inserted = await inserts.run(trx, {
@@ -168,17 +219,32 @@ export function createTopupService(deps: TopupServiceDeps) {
           balance_updated_at: debit.at,
           created_at: now,
           updated_at: now,
-          next_check_at: now,
+          // without a first step yet, the worker takes it on from here if that step never runs
+          next_check_at: first ? now : new Date(now.getTime() + RESCUE_AFTER_MS),
           // written in the state its first step reached (a refusal: PROCESSING, then moved below)
-          ...states.initial(first, now),
+          ...(first ? states.initial(first, now) : {}),
         });
       } catch (error) {
         if (isCustomIdentifierConflict(error)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
         throw error;
       }
-      if (first.status !== 'REFUNDED') return inserted;
+      await provider.reserve?.(trx, order);
+      if (!first || (first.status !== 'REFUNDED' && first.status !== 'REFUSED')) return inserted;
       return (await states.apply(trx, inserted, first)) ?? inserted;
     });
+    let refusal: AppError | null = null;
+    if (provider.reserve) {
+      // Accepted and paid: whatever the first step does, the caller gets the top-up (PROCESSING when
+      // that step failed: the worker retries it), or the refusal it was refunded for.
+      const taken = await step(row.id, { onlyIfDue: false, firstStep: true }).catch(async () => ({
+        row: ((await repo.get(row.id)) as TopupRow | undefined) ?? row,
+        refusal: null,
+      }));
+      row = taken.row;
+      refusal = taken.refusal;
+    }
+    // a refusal for the operator's reasons is answered as the sandbox's (our transaction id, not theirs)
+    if (refusal && refusal.code !== 'TOPUP_TRANSACTION_FAILED') throw refusal;
     if (row.status === 'REFUNDED') {
       throw new AppError(
         'TOPUP_TRANSACTION_FAILED',
@@ -195,10 +261,12 @@ export function createTopupService(deps: TopupServiceDeps) {
     /** PROCESSING top-ups whose check is due at `now`, oldest first (the worker's job list). */
     due: (now: Date, limit: number) => repo.due(now, limit),
 
-    /** Asks the provider about a deferred top-up again and applies its answer. */
+    /**
+     * Asks the provider about a deferred top-up again (on its locked row, when still due) and applies
+     * its answer.
+     */
     async complete(row: TopupRow): Promise<void> {
-      const step = deps.providers[row.environment].step(orderOf(row), clock.now());
-      await db.transaction().execute((trx) => states.apply(trx, row, step));
+      await step(row.id, { onlyIfDue: true, firstStep: false });
     },
   };
 }

@@ -12,9 +12,12 @@ import type { TopupRow, TopupsRepository } from './topups-repository.ts';
  *     (accepted, debited) -> PROCESSING -> SUCCESSFUL
  *                                      \-> REFUNDED   (a REFUND ledger entry gives the cost back)
  *
- * SUCCESSFUL and REFUNDED are final. Every top-up is written with its debit in the state its
+ * SUCCESSFUL and REFUNDED are final. A sandbox top-up is written with its debit in the state its
  * provider's first step reached (`initial`: SUCCESSFUL or PROCESSING; a refusal is written PROCESSING
- * and moved to REFUNDED in the same transaction), and a deferred one is moved later by the worker.
+ * and moved to REFUNDED in the same transaction); an upstream's is written PROCESSING and its first
+ * step applied right after the commit; a deferred one is moved later by the worker. A REFUSED step
+ * (an upstream refused the top-up) is a move to REFUNDED like any other; only its answer to the
+ * placing request differs (the top-up service throws its error after the commit).
  * A change is a conditional UPDATE (`WHERE status = 'PROCESSING'`), so a worker and a retry can never
  * both move one top-up.
  */
@@ -36,8 +39,9 @@ export function createTopupStates(deps: { repo: TopupsRepository; ledger: Ledger
     if (step.status === 'PROCESSING') {
       return repo.changeStatus(trx, row.id, 'PROCESSING', { next_check_at: step.nextCheckAt });
     }
-    if (!TOPUP_TRANSITIONS[row.status].includes(step.status)) {
-      throw new Error(`top-up ${row.id}: no transition ${row.status} -> ${step.status}`);
+    const target = step.status === 'REFUSED' ? 'REFUNDED' : step.status;
+    if (!TOPUP_TRANSITIONS[row.status].includes(target)) {
+      throw new Error(`top-up ${row.id}: no transition ${row.status} -> ${target}`);
     }
     if (step.status === 'SUCCESSFUL') {
       return repo.changeStatus(trx, row.id, 'PROCESSING', {
@@ -48,10 +52,14 @@ export function createTopupStates(deps: { repo: TopupsRepository; ledger: Ledger
         updated_at: clock.now(),
       });
     }
-    // REFUNDED: the one refund of the top-up's debit, in the same transaction
+    // REFUNDED (or REFUSED): the one refund of the top-up's debit, in the same transaction
+    const reason =
+      step.status === 'REFUSED'
+        ? `refused by the supplier: ${step.error.code}: ${step.error.message}`
+        : step.reason;
     const moved = await repo.changeStatus(trx, row.id, 'PROCESSING', {
       status: 'REFUNDED',
-      failure_reason: step.reason,
+      failure_reason: reason,
       next_check_at: null,
       updated_at: clock.now(),
     });
@@ -62,7 +70,7 @@ export function createTopupStates(deps: { repo: TopupsRepository; ledger: Ledger
       amount: dec(row.cost),
       product: 'topups',
       transactionId: row.id,
-      reason: `top-up ${row.id} refunded: ${step.reason}`,
+      reason: `top-up ${row.id} refunded: ${reason}`,
     });
     return moved;
   }
@@ -70,11 +78,11 @@ export function createTopupStates(deps: { repo: TopupsRepository; ledger: Ledger
   /**
    * The status fields of a new top-up whose first step is known before its row is written, so the
    * INSERT itself records it: SUCCESSFUL (the operator's reference, the voucher) or PROCESSING (its
-   * next check). A REFUNDED first step gives null: the top-up is written PROCESSING and `apply` moves
-   * it, posting the refund in the same transaction.
+   * next check). A REFUNDED (or REFUSED) first step gives null: the top-up is written PROCESSING and
+   * `apply` moves it, posting the refund in the same transaction.
    */
   function initial(step: TopupStep, now: Date) {
-    if (step.status === 'REFUNDED') return null;
+    if (step.status === 'REFUNDED' || step.status === 'REFUSED') return null;
     if (step.status === 'PROCESSING')
       return { status: 'PROCESSING' as const, next_check_at: step.nextCheckAt };
     return {

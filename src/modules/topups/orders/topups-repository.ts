@@ -85,6 +85,21 @@ export function topupsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    /** One top-up, locked for its step (FOR UPDATE) in `trx`: a worker and a request never both step it. */
+    lock(trx: Kysely<Database>, id: number): Promise<TopupRow | undefined> {
+      return trx
+        .selectFrom('topup_transactions')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
+    /** One top-up by id, whoever's. */
+    get(id: number): Promise<TopupRow | undefined> {
+      return db.selectFrom('topup_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
     async find(accountId: number, environment: Environment, id: number): Promise<TopupRow | undefined> {
       return db
         .selectFrom('topup_transactions')
