@@ -74,6 +74,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     fx,
     changes,
     clock,
+    topupSeed: topups.operators,
   });
   // the one background poller: gift card fulfilment steps and top-up completion
   const worker = createWorker({

@@ -93,3 +93,8 @@ export function topupRoutes(app: TypedApp, deps: { accounts: AccountsService; to
 
 export type { TopupService } from './orders/topup-service.ts';
 export type { TopupRow } from './orders/topups-repository.ts';
+export type {
+  OperatorCatalog,
+  OperatorRecord,
+  PromotionRecord,
+} from './catalog/operator-catalog.ts';

@@ -43,6 +43,11 @@ export interface OperatorRecord {
   suggestedAmountsUsd: string[];
   /** false: the operator is inactive (not listed; top-ups refused with 422). */
   status: boolean;
+  /**
+   * Synced operators only: the fraction of our FX rate this operator delivers, where ours is above
+   * the upstream's (catalog-sync/topup-sync.ts), so a top-up never costs us more than it earns.
+   */
+  fxFactor?: string;
 }
 
 export interface PromotionRecord {

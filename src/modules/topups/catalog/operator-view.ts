@@ -50,11 +50,17 @@ export function createOperatorViews(deps: {
     return roundToMinor(await fx.cost(usd, 'USD', accountCurrency), accountCurrency);
   }
 
+  /** What 1 unit of the account currency delivers at `o` (a synced operator's fxFactor taken). */
+  async function rateOf(o: OperatorRecord, accountCurrency: string): Promise<Dec> {
+    const rate = await fx.rate(accountCurrency, o.destinationCurrencyCode);
+    return o.fxFactor === undefined ? rate : rate.times(o.fxFactor).toSignificantDigits(12, 1 /* DOWN */);
+  }
+
   async function senderAmounts(o: OperatorRecord, accountCurrency: string): Promise<SenderAmounts> {
     const conv = (s: string | null) => (s === null ? Promise.resolve(null) : toSender(s, accountCurrency));
     return {
       accountCurrency,
-      rate: await fx.rate(accountCurrency, o.destinationCurrencyCode),
+      rate: await rateOf(o, accountCurrency),
       min: await conv(o.minAmountUsd),
       max: await conv(o.maxAmountUsd),
       fixed: await Promise.all(o.fixedAmountsUsd.map((a) => toSender(a, accountCurrency))),
@@ -165,7 +171,7 @@ export function createOperatorViews(deps: {
     };
   }
 
-  return { operator, senderAmounts, promotion, commission, country, symbolOf };
+  return { operator, senderAmounts, rateOf, promotion, commission, country, symbolOf };
 }
 
 export type OperatorViews = ReturnType<typeof createOperatorViews>;
