@@ -66,6 +66,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   changes.onChange('catalog', () => {
     fx.invalidate();
     giftcards.catalog.invalidate();
+    topups.source.invalidate();
   });
   const catalogSync = createCatalogSyncService({
     db: db.kysely,

@@ -176,10 +176,7 @@ async function operatorOf(
   // the part of the shortfall the commission cannot take (the margin alone never goes to FX)
   const overflow = Dec.max(0, margin.plus(shortfall).minus(lowest)).minus(Dec.max(0, margin.minus(lowest)));
   if (overflow.gt(0)) {
-    factor = factor
-      .times(dec(100).minus(overflow).minus('0.01'))
-      .div(100)
-      .toDecimalPlaces(8, 1 /* DOWN */);
+    factor = factor.times(dec(100).minus(overflow).minus('0.01')).div(100).toDecimalPlaces(8, 1 /* DOWN */);
   }
   const extra = margin.plus(shortfall);
 

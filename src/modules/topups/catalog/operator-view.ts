@@ -83,6 +83,7 @@ export function createOperatorViews(deps: {
     o: OperatorRecord,
     accountCurrency: string,
     flags: OperatorFlags = {},
+    from: OperatorCatalog = catalog,
   ): Promise<Static<typeof Operator>> {
     const s = await senderAmounts(o, accountCurrency);
     const local = o.supportsLocalAmounts;
@@ -124,7 +125,7 @@ export function createOperatorViews(deps: {
         logoUrls: o.logoUrls,
         fixedAmountsDescriptions: descriptions,
         localFixedAmountsDescriptions: local ? o.localFixedAmountsDescriptions : {},
-        promotions: catalog.currentPromotions(o.operatorId, clock.now()).map(promotion),
+        promotions: from.currentPromotions(o.operatorId, clock.now()).map(promotion),
       });
     }
     if (flags.suggestedAmounts) view.suggestedAmounts = s.suggested.map((d) => d.toNumber());
@@ -153,7 +154,7 @@ export function createOperatorViews(deps: {
    * `percentage` is the international discount (what most sends earn), `updatedAt` the as-of time of
    * the catalogue's terms.
    */
-  function commission(o: OperatorRecord): Static<typeof Commission> {
+  function commission(o: OperatorRecord, from: OperatorCatalog = catalog): Static<typeof Commission> {
     return {
       operator: {
         operatorId: o.operatorId,
@@ -167,7 +168,7 @@ export function createOperatorViews(deps: {
       percentage: dec(o.internationalDiscount).toNumber(),
       internationalPercentage: dec(o.internationalDiscount).toNumber(),
       localPercentage: dec(o.localDiscount).toNumber(),
-      updatedAt: catalog.termsAsOf,
+      updatedAt: from.termsAsOf,
     };
   }
 
