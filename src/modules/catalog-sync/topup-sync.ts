@@ -141,10 +141,35 @@ function promotionOf(p: UpstreamPromotion): PromotionRecord {
   };
 }
 
+/**
+ * A RANGE operator's two ends in S at our delivery rate `rate` (destination per S): where the
+ * upstream takes local amounts (what the upstream provider sends), the range is narrowed so what we
+ * deliver stays within the upstream's local range (our rate is at most theirs, so its S minimum
+ * would deliver less than its local minimum).
+ */
+function rangeOf(o: UpstreamOperator, rate: Dec): { min: number | null; max: number | null } {
+  if (o.minAmount === null || o.maxAmount === null || !o.supportsLocalAmounts) {
+    return { min: o.minAmount, max: o.maxAmount };
+  }
+  const places = minorUnitsOf(o.senderCurrencyCode);
+  let min = dec(o.minAmount);
+  let max = dec(o.maxAmount);
+  if (o.localMinAmount !== null) {
+    const atLeast = dec(o.localMinAmount).div(rate).toDecimalPlaces(places, 0 /* UP */);
+    // one minor unit more: the delivered amount is rounded half-up in the destination currency
+    if (atLeast.gt(min)) min = atLeast.plus(dec(1).div(dec(10).pow(places)));
+  }
+  if (o.localMaxAmount !== null) {
+    const atMost = dec(o.localMaxAmount).div(rate).toDecimalPlaces(places, 1 /* DOWN */);
+    if (atMost.lt(max)) max = atMost.minus(dec(1).div(dec(10).pow(places)));
+  }
+  return { min: min.toNumber(), max: max.toNumber() };
+}
+
 /** The amounts an account pays for at the operator: its fixed ones, or its range's two ends. */
-function senderAmountsOf(o: UpstreamOperator): number[] {
+function senderAmountsOf(o: UpstreamOperator, range: { min: number | null; max: number | null }): number[] {
   if (o.denominationType === 'FIXED') return o.fixedAmounts;
-  return [o.minAmount, o.maxAmount].filter((a): a is number => a !== null);
+  return [range.min, range.max].filter((a): a is number => a !== null);
 }
 
 async function operatorOf(
@@ -171,7 +196,10 @@ async function operatorOf(
     return delivered.div(theirRate);
   };
   const minorUnit = dec(1).div(dec(10).pow(minorUnitsOf(s)));
-  const pairs = senderAmountsOf(o).map((a): [Dec, Dec] => [dec(a), theirPrice(a)]);
+  const pairs = senderAmountsOf(o, rangeOf(o, ourRate.times(factor))).map((a): [Dec, Dec] => [
+    dec(a),
+    theirPrice(a),
+  ]);
   const shortfall = fxShortfallPercent(pairs, '0', text(lowest), minorUnit);
   // the part of the shortfall the commission cannot take (the margin alone never goes to FX)
   const overflow = Dec.max(0, margin.plus(shortfall).minus(lowest)).minus(Dec.max(0, margin.minus(lowest)));
@@ -179,6 +207,7 @@ async function operatorOf(
     factor = factor.times(dec(100).minus(overflow).minus('0.01')).div(100).toDecimalPlaces(8, 1 /* DOWN */);
   }
   const extra = margin.plus(shortfall);
+  const range = rangeOf(o, ourRate.times(factor));
 
   // amounts in USD as the seeded catalogue keeps them; fx.cost(usd, USD, S) gives S back
   const usdCost = await fx.cost(1, 'USD', s);
@@ -208,8 +237,8 @@ async function operatorOf(
     supportsLocalAmounts: o.supportsLocalAmounts,
     denominationType: o.denominationType,
     destinationCurrencyCode: dest,
-    minAmountUsd: o.denominationType === 'RANGE' ? usdOrNull(o.minAmount) : null,
-    maxAmountUsd: o.denominationType === 'RANGE' ? usdOrNull(o.maxAmount) : null,
+    minAmountUsd: o.denominationType === 'RANGE' ? usdOrNull(range.min) : null,
+    maxAmountUsd: o.denominationType === 'RANGE' ? usdOrNull(range.max) : null,
     fixedAmountsUsd: fixedUsd,
     fixedAmountsDescriptions: descriptions,
     localFixedAmounts: (o.localFixedAmounts ?? []).map((a) => text(dec(a))),
