@@ -95,6 +95,13 @@ function senderOf(page: any): SenderAmounts {
   };
 }
 
+/** An operator's FX on live's page (the caller's account currency to the operator's). */
+async function liveRateOf(operatorId: number) {
+  const a = await reseller.http.get(`/topups/operators/${operatorId}`, { token: liveToken, headers });
+  assert.equal(a.status, 200, a.text);
+  return a.body.fx;
+}
+
 const amountsOf = (page: any): number[] =>
   page.denominationType === 'FIXED' ? page.fixedAmounts : [page.minAmount, page.maxAmount];
 
@@ -169,6 +176,8 @@ test('catalog sync topups: live lists the upstream operators by id, every one ne
   skip,
 }, async () => {
   const sandboxBefore = await allOperators(reseller, '/topups-sandbox', sandboxToken);
+  // before the first sync live serves the shipped operators (our FX: more NGN per USD than the upstream's)
+  assert.equal((await liveRateOf(1001)).rate, sandboxBefore.find((o) => o.operatorId === 1001).fx.rate);
   const theirs = await upstreamOperators();
   const started = Date.now();
   const result = JSON.parse((await airgift('catalog', 'sync', 'topups', '--json')).stdout);
@@ -322,4 +331,19 @@ test('live auto-detect answers the synced operator; a live top-up to it is bough
   for (const s of [reseller, upstream]) {
     assert.deepEqual((await admin(s, 'GET', '/ledger/audit')).body.discrepancies, []);
   }
+});
+
+test('without the upstream, live serves the shipped operators again; catalog sync topups then answers 404', {
+  skip,
+}, async () => {
+  const seeded = (await reseller.http.get('/topups-sandbox/operators/1001', { token: sandboxToken, headers }))
+    .body;
+  assert.ok((await liveRateOf(1001)).rate < seeded.fx.rate, 'the synced rate is brought down');
+  await airgift('upstream', 'remove', 'topups', '--json');
+  const end = Date.now() + 10_000;
+  while ((await liveRateOf(1001)).rate !== seeded.fx.rate) {
+    assert.ok(Date.now() < end, 'live still serves the synced operator');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await assert.rejects(airgift('catalog', 'sync', 'topups', '--json'), /404|RESOURCE_NOT_FOUND/);
 });
