@@ -290,6 +290,30 @@ test('live auto-detect answers the synced operator; a live top-up to it is bough
   const page = (await liveOperators()).find((o) => o.operatorId === 1001);
   assert.deepEqual(detected.body.fx, page.fx, 'the synced operator, with its synced rate');
 
+  // by country, promotions and the fx-rate route serve the synced catalogue too
+  const get = (server: ServerProcess, path: string, token: string) =>
+    server.http.get(path, { token, headers }).then((a) => {
+      assert.equal(a.status, 200, `${path}: ${a.text}`);
+      return a.body;
+    });
+  const ng = await get(reseller, '/topups/operators/countries/NG', liveToken);
+  const upNg = await get(upstream, '/topups-sandbox/operators/countries/NG', upstreamToken);
+  assert.deepEqual(
+    ng.map((o: any) => o.operatorId),
+    upNg.map((o: any) => o.operatorId),
+  );
+  const promotions = await get(reseller, '/topups/promotions?size=200', liveToken);
+  const upPromotions = await get(upstream, '/topups-sandbox/promotions?size=200', upstreamToken);
+  assert.equal(promotions.totalElements, upPromotions.totalElements);
+  assert.deepEqual(promotions.content, upPromotions.content, 'the promotions as the upstream has them');
+  const fxRate = await reseller.http.post(
+    '/topups/operators/fx-rate',
+    { operatorId: 1001, amount: 10 },
+    { token: liveToken, headers },
+  );
+  assert.equal(fxRate.status, 200, fxRate.text);
+  assert.equal(fxRate.body.fxRate, dec(page.fx.rate).times(10).toDecimalPlaces(2).toNumber());
+
   const balanceAtUpstream = async () =>
     (await upstream.http.get('/topups-sandbox/accounts/balance', { token: upstreamToken, headers })).body
       .balance;
