@@ -95,6 +95,8 @@ export function createTopupService(deps: TopupServiceDeps) {
     id: number,
     opts: { onlyIfDue: boolean; firstStep: boolean },
   ): Promise<{ row: TopupRow; refusal: AppError | null }> {
+    // live's operators read before the transaction (at most every 30 s): the step's `peek` needs them
+    await source.of('live');
     const refusal = await db.transaction().execute(async (trx) => {
       const row = await repo.lock(trx, id);
       if (row?.status !== 'PROCESSING') return null;
