@@ -80,6 +80,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   changes.onChange('catalog', () => {
     fx.invalidate();
     giftcards.catalog.invalidate();
+    topups.source.invalidate();
   });
   const web = createWebServices({
     db: db.kysely,
@@ -99,6 +100,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     fx,
     changes,
     clock,
+    topupSeed: topups.operators,
   });
   // webhooks: the payload of an order event is the transaction its reports endpoint answers
   const asAccount = (accountId: number, environment: Environment) => ({

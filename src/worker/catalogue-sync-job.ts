@@ -17,10 +17,7 @@ export function catalogueSyncJob(sync: CatalogSyncService, everyMinutes: number)
     name: 'catalogue-sync',
     // once a minute, or as often as the schedule when it is shorter (tests)
     intervalMs: Math.max(100, Math.min(60_000, everyMinutes * 60_000)),
-    due: async (now) =>
-      (await sync.due(now, everyMinutes))
-        .filter((p) => p === 'giftcards')
-        .map((p) => ({ id: PRODUCTS.indexOf(p) + 1 })),
+    due: async (now) => (await sync.due(now, everyMinutes)).map((p) => ({ id: PRODUCTS.indexOf(p) + 1 })),
     run: async (job) => {
       await sync.sync(PRODUCTS[job.id - 1]!);
     },

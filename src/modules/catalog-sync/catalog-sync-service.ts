@@ -5,9 +5,11 @@ import type { ChangeVersions } from '../../lib/change-versions.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
 import type { Fx } from '../reference/index.ts';
-import type { UpstreamService } from '../upstream/index.ts';
+import type { OperatorCatalog } from '../topups/index.ts';
+import type { UpstreamClient, UpstreamService } from '../upstream/index.ts';
 import { pullGiftcardCatalogue } from './giftcard-sync.ts';
 import type { LiveCatalogueRepository } from './live-catalogue-repository.ts';
+import { pullTopupCatalogue } from './topup-sync.ts';
 
 /**
  * Catalogue sync (`airgift catalog sync giftcards`, and the worker every UPSTREAM_SYNC_MINUTES):
@@ -34,6 +36,8 @@ export function createCatalogSyncService(deps: {
   fx: Fx;
   changes: ChangeVersions;
   clock: Clock;
+  /** The seeded operator catalogue: the carrier of a synced operator with one of its ids. */
+  topupSeed?: OperatorCatalog;
 }) {
   const { db, repository, upstreams, fx, changes, clock } = deps;
   // one sync per product at a time in this process (the CLI and the schedule may meet)
@@ -45,29 +49,52 @@ export function createCatalogSyncService(deps: {
     if (!client || marginPercent === null) {
       throw new AppError('RESOURCE_NOT_FOUND', `No upstream is configured for ${product}`);
     }
-    if (product !== 'giftcards') {
-      throw new AppError('UNPROCCESSABLE_ENTITY', `Catalogue sync of ${product} is not available yet`);
-    }
-    const { file, skipped } = await pullGiftcardCatalogue(client, { fx, marginPercent });
-    const counts = {
-      categories: file.categories.length,
-      brands: file.brands.length,
-      products: file.products.length,
-      skipped: skipped.length,
-    };
+    const pulled = await pull(product, client, marginPercent);
     const at = clock.now();
     await db.transaction().execute(async (trx) => {
       await repository.save(trx, {
         product,
         upstreamUrl: client.target.baseUrl,
         marginPercent,
-        document: file,
-        counts,
+        document: pulled.document,
+        counts: pulled.counts,
         at,
       });
     });
     await changes.changed('catalog');
-    return { product, syncedAt: formatDateTime(at), marginPercent: Number(marginPercent), counts, skipped };
+    return {
+      product,
+      syncedAt: formatDateTime(at),
+      marginPercent: Number(marginPercent),
+      counts: pulled.counts,
+      skipped: pulled.skipped,
+    };
+  }
+
+  /** The product's upstream catalogue, priced: the snapshot's document and its counts. */
+  async function pull(product: UpstreamProduct, client: UpstreamClient, marginPercent: string) {
+    if (product === 'giftcards') {
+      const { file, skipped } = await pullGiftcardCatalogue(client, { fx, marginPercent });
+      const counts = {
+        categories: file.categories.length,
+        brands: file.brands.length,
+        products: file.products.length,
+        skipped: skipped.length,
+      };
+      return { document: file as unknown, counts, skipped };
+    }
+    const { document, skipped } = await pullTopupCatalogue(client, {
+      fx,
+      marginPercent,
+      seed: deps.topupSeed ?? null,
+      now: clock.now(),
+    });
+    const counts = {
+      operators: document.operators.length,
+      promotions: document.promotions.length,
+      skipped: skipped.length,
+    };
+    return { document: document as unknown, counts, skipped };
   }
 
   return {

@@ -1,6 +1,6 @@
 /**
  * Catalogue sync (issue 8): the live catalogue pulled from a product's upstream with the operator's
- * margin (`catalog-sync-service.ts`, `giftcard-sync.ts`, the arithmetic in `sync-margin.ts`), kept as
+ * margin (`catalog-sync-service.ts`, `giftcard-sync.ts`, `topup-sync.ts`, the arithmetic in `sync-margin.ts`), kept as
  * one snapshot per product (`live-catalogue-repository.ts`, table `live_catalogues`) that the
  * product's catalog service serves to live callers.
  */

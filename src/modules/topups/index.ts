@@ -10,6 +10,8 @@ import type { Countries, Fx } from '../reference/index.ts';
 import type { UpstreamService } from '../upstream/index.ts';
 import { createTopupCatalogService } from './catalog/catalog-service.ts';
 import { commissionPromotionRoutes } from './catalog/commission-promotion-routes.ts';
+import { createOperatorSource } from './catalog/live-operators.ts';
+import { liveOperatorsRepository } from './catalog/live-operators-repository.ts';
 import { loadOperatorCatalog } from './catalog/operator-catalog.ts';
 import { operatorRoutes } from './catalog/operator-routes.ts';
 import { createOperatorViews } from './catalog/operator-view.ts';
@@ -46,7 +48,8 @@ export interface TopupDeps {
 }
 
 /**
- * Builds the top-up module: the operator catalogue (in memory, from data/operators) and its service,
+ * Builds the top-up module: the operator catalogues (the seeded one in memory, from data/operators;
+ * live's synced one when there is one) and their service,
  * the providers (the sandbox simulator; live's buys from the upstream configured for top-ups, and
  * refuses every top-up while there is none), orders and reports.
  *
@@ -57,8 +60,9 @@ export interface TopupDeps {
 export function createTopups(deps: TopupDeps) {
   const { db, clock, config, accounts, ledger, fx, countries, upstreams } = deps;
   const operators = loadOperatorCatalog();
+  const source = createOperatorSource({ seed: operators, repository: liveOperatorsRepository(db), clock });
   const views = createOperatorViews({ fx, countries, catalog: operators, clock });
-  const catalog = createTopupCatalogService({ operators, views, countries, accounts, fx });
+  const catalog = createTopupCatalogService({ source, views, countries, accounts, fx });
   // PIN vouchers are sealed with the redeem codes' key (CARD_CODES_KEY or DATA_DIR/card-codes.key).
   const repo = topupsRepository(
     db,
@@ -73,7 +77,7 @@ export function createTopups(deps: TopupDeps) {
     ledger,
     fx,
     countries,
-    operators,
+    source,
     views,
     repo,
     states,
@@ -81,13 +85,13 @@ export function createTopups(deps: TopupDeps) {
       sandbox: createSandboxSimulator({ processingMs: config.topupSandboxProcessingSeconds * 1000 }),
       live: createUpstreamProvider({
         upstreams,
-        operator: (id) => operators.find(id),
+        operator: (id) => source.peek('live').find(id),
         unconfigured: unconfiguredProvider('live'),
       }),
     },
   });
   const reports = createTopupReports({ repo });
-  return { operators, catalog, orders, reports };
+  return { operators, source, catalog, orders, reports };
 }
 
 export type Topups = ReturnType<typeof createTopups>;
@@ -100,6 +104,11 @@ export function topupRoutes(app: TypedApp, deps: { accounts: AccountsService; to
   orderRoutes(app, topups);
 }
 
+export type {
+  OperatorCatalog,
+  OperatorRecord,
+  PromotionRecord,
+} from './catalog/operator-catalog.ts';
 export type { TopupService } from './orders/topup-service.ts';
 export { topupView } from './orders/topup-view.ts';
 export type { TopupRow } from './orders/topups-repository.ts';

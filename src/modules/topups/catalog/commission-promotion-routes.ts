@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Paged, pagedWrapper, toLimitOffset } from '../../../http/paging.ts';
+import { principalOf } from '../../../http/request-context.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import {
   Commission,
@@ -22,7 +23,7 @@ export function commissionPromotionRoutes(app: TypedApp, catalog: TopupCatalogSe
     { schema: { querystring: PagingQuery, response: { 200: Paged(Commission) } }, config: COMMISSIONS },
     async (request) => {
       const page = toLimitOffset(request.query, 200);
-      const { content, total } = catalog.commissions(page);
+      const { content, total } = await catalog.commissions(principalOf(request).environment, page);
       return pagedWrapper(content, page, total);
     },
   );
@@ -30,7 +31,7 @@ export function commissionPromotionRoutes(app: TypedApp, catalog: TopupCatalogSe
   app.get(
     '/operators/:operatorId/commissions',
     { schema: { params: OperatorIdParams, response: { 200: Commission } }, config: COMMISSIONS },
-    async (request) => catalog.commission(request.params.operatorId),
+    async (request) => catalog.commission(principalOf(request).environment, request.params.operatorId),
   );
 
   app.get(
@@ -38,7 +39,7 @@ export function commissionPromotionRoutes(app: TypedApp, catalog: TopupCatalogSe
     { schema: { querystring: PagingQuery, response: { 200: Paged(Promotion) } }, config: PROMOTIONS },
     async (request) => {
       const page = toLimitOffset(request.query, 200);
-      const { content, total } = catalog.promotions(page);
+      const { content, total } = await catalog.promotions(principalOf(request).environment, page);
       return pagedWrapper(content, page, total);
     },
   );
@@ -46,7 +47,7 @@ export function commissionPromotionRoutes(app: TypedApp, catalog: TopupCatalogSe
   app.get(
     '/promotions/:promotionId',
     { schema: { params: PromotionIdParams, response: { 200: Promotion } }, config: PROMOTIONS },
-    async (request) => catalog.promotion(request.params.promotionId),
+    async (request) => catalog.promotion(principalOf(request).environment, request.params.promotionId),
   );
 
   // `/promotions/countries/{code}` is the compatibility alias Reloadly's Node SDK calls.
@@ -57,13 +58,15 @@ export function commissionPromotionRoutes(app: TypedApp, catalog: TopupCatalogSe
         schema: { params: CountryCodeParams, response: { 200: Type.Array(Promotion) } },
         config: PROMOTIONS,
       },
-      async (request) => catalog.promotionsOfCountry(request.params.countryCode),
+      async (request) =>
+        catalog.promotionsOfCountry(principalOf(request).environment, request.params.countryCode),
     );
   }
 
   app.get(
     '/promotions/operators/:operatorId',
     { schema: { params: OperatorIdParams, response: { 200: Type.Array(Promotion) } }, config: PROMOTIONS },
-    async (request) => catalog.promotionsOfOperator(request.params.operatorId),
+    async (request) =>
+      catalog.promotionsOfOperator(principalOf(request).environment, request.params.operatorId),
   );
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
-import { createPrefixMatcher, type PrefixTable } from './operator-detection.ts';
+import { createPrefixMatcher, type PrefixMatcher, type PrefixTable } from './operator-detection.ts';
 
 /**
  * The operator catalogue: operators, their number ranges and promotions, read once at start from the
@@ -44,6 +44,11 @@ export interface OperatorRecord {
   suggestedAmountsUsd: string[];
   /** false: the operator is inactive (not listed; top-ups refused with 422). */
   status: boolean;
+  /**
+   * Synced operators only: the fraction of our FX rate this operator delivers, where ours is above
+   * the upstream's (catalog-sync/topup-sync.ts), so a top-up never costs us more than it earns.
+   */
+  fxFactor?: string;
 }
 
 export interface PromotionRecord {
@@ -79,11 +84,30 @@ function utc(text: string): number {
 }
 
 export function loadOperatorCatalog(dir = OPERATOR_DATA_DIR) {
-  const operators = read<OperatorRecord[]>(dir, 'operators.json');
-  const promotions = read<PromotionRecord[]>(dir, 'promotions.json');
-  const matcher = createPrefixMatcher(read<PrefixTable>(dir, 'prefixes.json'));
   const buildInfo = read<{ countriesAndRates?: { fxAsOf?: string } }>(dir, 'build-info.json');
+  return operatorCatalogOf({
+    operators: read<OperatorRecord[]>(dir, 'operators.json'),
+    promotions: read<PromotionRecord[]>(dir, 'promotions.json'),
+    matcher: createPrefixMatcher(read<PrefixTable>(dir, 'prefixes.json')),
+    termsAsOf: buildInfo.countriesAndRates?.fxAsOf ?? '2026-11-01 00:00:00',
+  });
+}
 
+/**
+ * A catalogue over given operators and promotions: the seeded one (`loadOperatorCatalog`) or live's
+ * synced snapshot (`live-operators.ts`), which detects with the seed's number ranges: the seed's
+ * operator ids are an airgift upstream's, so the operator found is the synced one with that id.
+ *
+ * @example
+ * operatorCatalogOf({ operators, promotions, matcher: seed.matcher, termsAsOf: '2026-11-23 17:00:00' })
+ */
+export function operatorCatalogOf(data: {
+  operators: OperatorRecord[];
+  promotions: PromotionRecord[];
+  matcher: PrefixMatcher;
+  termsAsOf: string;
+}) {
+  const { operators, promotions, matcher } = data;
   const byId = new Map(operators.map((o) => [o.operatorId, o]));
   const active = operators.filter((o) => o.status);
   const promotionById = new Map(promotions.map((p) => [p.promotionId, p]));
@@ -138,7 +162,8 @@ export function loadOperatorCatalog(dir = OPERATOR_DATA_DIR) {
 
   return {
     /** As-of time of the commercial terms (discounts): when the catalogue's rates were taken. */
-    termsAsOf: buildInfo.countriesAndRates?.fxAsOf ?? '2026-11-01 00:00:00',
+    termsAsOf: data.termsAsOf,
+    matcher,
     /** Every operator, active or not (commissions show the status). */
     all: operators,
     find: (id: number) => byId.get(id),

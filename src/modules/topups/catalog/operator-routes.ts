@@ -41,7 +41,7 @@ export function operatorRoutes(app: TypedApp, catalog: TopupCatalogService) {
     { schema: { querystring: OperatorsQuery, response: { 200: Paged(Operator) } }, config: SCOPE },
     async (request) => {
       const page = toLimitOffset(request.query, 200);
-      const { content, total } = await catalog.operators(principalOf(request).accountId, request.query, page);
+      const { content, total } = await catalog.operators(principalOf(request), request.query, page);
       return pagedWrapper(content, page, total);
     },
   );
@@ -52,8 +52,7 @@ export function operatorRoutes(app: TypedApp, catalog: TopupCatalogService) {
       schema: { params: OperatorIdParams, querystring: AmountFlagsQuery, response: { 200: Operator } },
       config: SCOPE,
     },
-    async (request) =>
-      catalog.operator(principalOf(request).accountId, request.params.operatorId, request.query),
+    async (request) => catalog.operator(principalOf(request), request.params.operatorId, request.query),
   );
 
   app.get(
@@ -67,11 +66,7 @@ export function operatorRoutes(app: TypedApp, catalog: TopupCatalogService) {
       config: SCOPE,
     },
     async (request) =>
-      catalog.operatorsOfCountry(
-        principalOf(request).accountId,
-        request.params.countryIsoCode,
-        request.query,
-      ),
+      catalog.operatorsOfCountry(principalOf(request), request.params.countryIsoCode, request.query),
   );
 
   app.get(
@@ -81,19 +76,13 @@ export function operatorRoutes(app: TypedApp, catalog: TopupCatalogService) {
       config: SCOPE,
     },
     async (request) =>
-      catalog.autoDetect(
-        principalOf(request).accountId,
-        request.params.phone,
-        request.params.iso,
-        request.query,
-      ),
+      catalog.autoDetect(principalOf(request), request.params.phone, request.params.iso, request.query),
   );
 
   app.post(
     '/operators/fx-rate',
     { schema: { body: FxBody, response: { 200: FxRate } }, config: SCOPE },
-    async (request) =>
-      catalog.fxRate(principalOf(request).accountId, request.body.operatorId, request.body.amount),
+    async (request) => catalog.fxRate(principalOf(request), request.body.operatorId, request.body.amount),
   );
 
   // Compatibility alias: Reloadly's Node SDK posts `{amount}` to /operators/{operatorId}/fx-rate.
@@ -103,7 +92,6 @@ export function operatorRoutes(app: TypedApp, catalog: TopupCatalogService) {
       schema: { params: OperatorIdParams, body: FxAmountBody, response: { 200: FxRate } },
       config: SCOPE,
     },
-    async (request) =>
-      catalog.fxRate(principalOf(request).accountId, request.params.operatorId, request.body.amount),
+    async (request) => catalog.fxRate(principalOf(request), request.params.operatorId, request.body.amount),
   );
 }

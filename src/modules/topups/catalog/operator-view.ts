@@ -50,11 +50,17 @@ export function createOperatorViews(deps: {
     return roundToMinor(await fx.cost(usd, 'USD', accountCurrency), accountCurrency);
   }
 
+  /** What 1 unit of the account currency delivers at `o` (a synced operator's fxFactor taken). */
+  async function rateOf(o: OperatorRecord, accountCurrency: string): Promise<Dec> {
+    const rate = await fx.rate(accountCurrency, o.destinationCurrencyCode);
+    return o.fxFactor === undefined ? rate : rate.times(o.fxFactor).toSignificantDigits(12, 1 /* DOWN */);
+  }
+
   async function senderAmounts(o: OperatorRecord, accountCurrency: string): Promise<SenderAmounts> {
     const conv = (s: string | null) => (s === null ? Promise.resolve(null) : toSender(s, accountCurrency));
     return {
       accountCurrency,
-      rate: await fx.rate(accountCurrency, o.destinationCurrencyCode),
+      rate: await rateOf(o, accountCurrency),
       min: await conv(o.minAmountUsd),
       max: await conv(o.maxAmountUsd),
       fixed: await Promise.all(o.fixedAmountsUsd.map((a) => toSender(a, accountCurrency))),
@@ -77,6 +83,7 @@ export function createOperatorViews(deps: {
     o: OperatorRecord,
     accountCurrency: string,
     flags: OperatorFlags = {},
+    from: OperatorCatalog = catalog,
   ): Promise<Static<typeof Operator>> {
     const s = await senderAmounts(o, accountCurrency);
     const local = o.supportsLocalAmounts;
@@ -118,7 +125,7 @@ export function createOperatorViews(deps: {
         logoUrls: o.logoUrls,
         fixedAmountsDescriptions: descriptions,
         localFixedAmountsDescriptions: local ? o.localFixedAmountsDescriptions : {},
-        promotions: catalog.currentPromotions(o.operatorId, clock.now()).map(promotion),
+        promotions: from.currentPromotions(o.operatorId, clock.now()).map(promotion),
       });
     }
     if (flags.suggestedAmounts) view.suggestedAmounts = s.suggested.map((d) => d.toNumber());
@@ -147,7 +154,7 @@ export function createOperatorViews(deps: {
    * `percentage` is the international discount (what most sends earn), `updatedAt` the as-of time of
    * the catalogue's terms.
    */
-  function commission(o: OperatorRecord): Static<typeof Commission> {
+  function commission(o: OperatorRecord, from: OperatorCatalog = catalog): Static<typeof Commission> {
     return {
       operator: {
         operatorId: o.operatorId,
@@ -161,11 +168,11 @@ export function createOperatorViews(deps: {
       percentage: dec(o.internationalDiscount).toNumber(),
       internationalPercentage: dec(o.internationalDiscount).toNumber(),
       localPercentage: dec(o.localDiscount).toNumber(),
-      updatedAt: catalog.termsAsOf,
+      updatedAt: from.termsAsOf,
     };
   }
 
-  return { operator, senderAmounts, promotion, commission, country, symbolOf };
+  return { operator, senderAmounts, rateOf, promotion, commission, country, symbolOf };
 }
 
 export type OperatorViews = ReturnType<typeof createOperatorViews>;

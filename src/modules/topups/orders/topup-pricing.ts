@@ -86,7 +86,11 @@ export async function priceTopup(input: {
     const localMax = o.localMaxAmount === null ? null : dec(o.localMaxAmount);
     checkAmount(amount, dest, o.denominationType, o.localFixedAmounts.map(dec), localMin, localMax);
     delivered = amount;
-    requested = roundToMinor(await fx.cost(amount, dest, account), account);
+    // a synced operator with an fxFactor: what the account pays for it is at its own rate
+    requested = roundToMinor(
+      o.fxFactor === undefined ? await fx.cost(amount, dest, account) : amount.div(s.rate),
+      account,
+    );
   } else {
     checkAmount(amount, account, o.denominationType, s.fixed, s.min, s.max);
     requested = amount;

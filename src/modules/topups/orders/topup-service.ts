@@ -9,7 +9,7 @@ import type { AccountsService } from '../../accounts/index.ts';
 import type { Principal } from '../../auth/index.ts';
 import { createGathering, type Ledger } from '../../ledger/index.ts';
 import type { Countries, Fx } from '../../reference/index.ts';
-import type { OperatorCatalog } from '../catalog/operator-catalog.ts';
+import type { OperatorSource } from '../catalog/live-operators.ts';
 import type { OperatorViews } from '../catalog/operator-view.ts';
 import type { TopupOrder, TopupProvider } from '../fulfilment/provider.ts';
 import { checkRecipient, checkSenderPhone } from './recipient.ts';
@@ -40,7 +40,8 @@ export interface TopupServiceDeps {
   ledger: Ledger;
   fx: Fx;
   countries: Countries;
-  operators: OperatorCatalog;
+  /** The environment's operator catalogue (live: the synced one when there is one). */
+  source: OperatorSource;
   views: OperatorViews;
   repo: TopupsRepository;
   states: TopupStates;
@@ -56,7 +57,7 @@ function subscriberOf(row: TopupRow): string {
 }
 
 export function createTopupService(deps: TopupServiceDeps) {
-  const { db, clock, accounts, ledger, operators, views, countries, repo, states, fx } = deps;
+  const { db, clock, accounts, ledger, source, views, countries, repo, states, fx } = deps;
   const recentMs = () => deps.config.topupRecentRechargeSeconds * 1000;
   // a batch's checks after the lock and its rows are each one statement (ledger/gathering.ts)
   const conflicts = createGathering({
@@ -73,7 +74,7 @@ export function createTopupService(deps: TopupServiceDeps) {
       transactionId: row.id,
       operatorId: row.operator_id,
       subscriber: subscriberOf(row),
-      pin: operators.find(row.operator_id)?.pin ?? false,
+      pin: source.peek(row.environment).find(row.operator_id)?.pin ?? false,
       deliveredValue: `${dec(row.delivered_amount).toFixed()} ${row.delivered_currency_code}`,
       createdAt: row.created_at,
       requestedAmount: dec(row.requested_amount).toFixed(),
@@ -94,6 +95,8 @@ export function createTopupService(deps: TopupServiceDeps) {
     id: number,
     opts: { onlyIfDue: boolean; firstStep: boolean },
   ): Promise<{ row: TopupRow; refusal: AppError | null }> {
+    // live's operators read before the transaction (at most every 30 s): the step's `peek` needs them
+    await source.of('live');
     const refusal = await db.transaction().execute(async (trx) => {
       const row = await repo.lock(trx, id);
       if (row?.status !== 'PROCESSING') return null;
@@ -110,7 +113,7 @@ export function createTopupService(deps: TopupServiceDeps) {
     const amount = parseAmount(input.amount);
     const account = await accounts.require(principal.accountId);
     if (account.status !== 'ACTIVE') throw new AppError('INACTIVE_ACCOUNT');
-    const operator = operators.find(input.operatorId);
+    const operator = (await source.of(principal.environment)).find(input.operatorId);
     if (!operator) {
       throw new AppError('RESOURCE_NOT_FOUND', `No operator ${input.operatorId}`, [
         { field: 'operatorId', issue: 'unknown operator' },
