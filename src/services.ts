@@ -83,6 +83,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     topups.source.invalidate();
   });
   const web = createWebServices({
+    upstreams,
     db: db.kysely,
     clock,
     config,

@@ -319,6 +319,14 @@ describe('dashboard and console in a browser', { skip }, () => {
     await signInPage.getByRole('button', { name: 'Sign in' }).waitFor();
     problems.push(...(await seriousViolations(signInPage)).map((v) => `sign-in: ${v}`));
     await signIn(signInPage, '/console', 'ops@example.com', 'operator passphrase 1');
+    // an upstream, so that the catalogue page shows its status (its balance cannot be read: port 9)
+    await admin(server, 'PUT', '/upstreams/giftcards', {
+      url: 'https://127.0.0.1:9/giftcards',
+      authUrl: 'https://127.0.0.1:9/auth',
+      clientId: 'reseller-at-upstream',
+      clientSecret: 'upstream secret 0123',
+      marginPercent: 2,
+    });
     for (const path of [
       'accounts',
       `account?id=${server.credentials.accountId}`,
@@ -329,6 +337,15 @@ describe('dashboard and console in a browser', { skip }, () => {
     ]) {
       await signInPage.goto(`/console/#/${path}`);
       await signInPage.locator('main h1 + div').waitFor();
+      if (path === 'catalogue') {
+        await signInPage.getByText('Upstreams (live fulfilment)').waitFor();
+        await signInPage.getByText('reseller-at-upstream').waitFor();
+        assert.equal(
+          await signInPage.getByText('upstream secret 0123').count(),
+          0,
+          'the secret is never shown',
+        );
+      }
       problems.push(...(await seriousViolations(signInPage)).map((v) => `console ${path}: ${v}`));
     }
     await anonymous.close();

@@ -222,6 +222,7 @@ describe('dashboard users and sessions', () => {
       '/api/audit',
       '/api/chart',
       '/api/stock',
+      '/api/upstreams',
     ])
       assert.ok(consoleDoc.paths[path], `${path} documented`);
     const docs = await server.http.get('/dashboard/docs');

@@ -435,7 +435,7 @@ const catalogue: PageDef = {
   async render(body, route) {
     const search = route.query.get('search') ?? '';
     const page = Number(route.query.get('page') ?? '1') || 1;
-    const [products, stock, fx] = await Promise.all([
+    const [products, stock, fx, upstreams] = await Promise.all([
       get<{
         items: { productId: number; productName: string; countryCode: string; status: string }[];
         total: number;
@@ -457,6 +457,18 @@ const catalogue: PageDef = {
       get<{ marginPercent: number; rates: { currencyCode: string; unitsPerUsd: number; asOf: string }[] }>(
         '/api/fx',
       ),
+      get<{
+        items: {
+          product: string;
+          url: string;
+          clientId: string;
+          marginPercent: number;
+          lastSyncAt: string | null;
+          health: { lastError: string | null; lastSuccessAt: string | null; insufficientBalance: boolean };
+          balance: { balance: number; currencyCode: string } | null;
+          balanceError: string | null;
+        }[];
+      }>('/api/upstreams'),
     ]);
     const fxCode = h('input', { name: 'currencyCode', required: true, maxlength: 3 });
     const fxUnits = h('input', { name: 'unitsPerUsd', required: true, inputmode: 'decimal' });
@@ -500,6 +512,23 @@ const catalogue: PageDef = {
     });
     const nav = (p: number) => () => go('/catalogue', { search, page: String(p) });
     body.append(
+      table(
+        'Upstreams (live fulfilment)',
+        ['Product', 'URL', 'Client id', 'Margin', 'Last sync (UTC)', 'Its balance', 'Health'],
+        upstreams.items.map((u) => [
+          u.product,
+          u.url,
+          u.clientId,
+          `${u.marginPercent} %`,
+          u.lastSyncAt ?? 'never',
+          u.balance ? money(u.balance.balance, u.balance.currencyCode) : `unknown: ${u.balanceError ?? ''}`,
+          u.health.insufficientBalance
+            ? 'out of funds there'
+            : u.health.lastError
+              ? `last error: ${u.health.lastError}`
+              : 'ok',
+        ]),
+      ),
       table(
         `Code stock (at ${stock.at} UTC)`,
         ['Product', 'Face value', 'Available', 'Sold', 'Expired', 'Pre-ordered', 'Provider'],

@@ -34,7 +34,8 @@ const SetBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const Upstream = Type.Object({
+/** One configured upstream as `upstream show` (and the operator console) answers it. */
+export const Upstream = Type.Object({
   product: Product,
   url: Type.String(),
   authUrl: Type.String(),

@@ -13,6 +13,7 @@ import type { GiftcardServices } from '../giftcards/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Fx } from '../reference/index.ts';
 import type { Topups } from '../topups/index.ts';
+import type { UpstreamService } from '../upstream/index.ts';
 import { createAuditLog } from './audit-log.ts';
 import { consoleRepository } from './console/console-repository.ts';
 import { createConsoleService } from './console/console-service.ts';
@@ -34,6 +35,8 @@ export interface WebDeps {
   topups: Topups;
   fx: Fx;
   changes?: ChangeVersions;
+  /** Live fulfilment's upstreams: their status on the console's catalogue page. */
+  upstreams?: Pick<UpstreamService, 'show'>;
 }
 
 /**

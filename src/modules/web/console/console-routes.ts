@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypedApp } from '../../../http/schemas.ts';
 import { Account, AccountDetail, Audit, BalanceChange, CreatedAccount } from '../../admin/index.ts';
+import { UpstreamSchema } from '../../upstream/index.ts';
 import { AuditPage, Invitation } from '../admin/web-admin-routes.ts';
 import { Environment, EnvironmentQuery, Revoked, WebUser } from '../dashboard/dashboard-schemas.ts';
 import type { UsersService } from '../users-service.ts';
@@ -273,6 +274,12 @@ export function consoleRoutes(
       },
     },
     async () => c.stock(),
+  );
+
+  app.get(
+    '/api/upstreams',
+    { schema: { response: { 200: Type.Object({ items: Type.Array(UpstreamSchema) }) } } },
+    async () => c.upstreams(),
   );
 
   const FxRate = Type.Object({

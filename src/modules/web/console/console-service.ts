@@ -7,6 +7,7 @@ import type { AccountsService, CreateAccountInput } from '../../accounts/index.t
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Fx } from '../../reference/index.ts';
+import type { UpstreamService } from '../../upstream/index.ts';
 import type { AuditLog } from '../audit-log.ts';
 import type { UsersService } from '../users-service.ts';
 import type { ConsoleRepository } from './console-repository.ts';
@@ -34,6 +35,7 @@ export function createConsoleService(deps: {
   fx: Fx;
   clock: Clock;
   changes?: ChangeVersions;
+  upstreams?: Pick<UpstreamService, 'show'>;
 }) {
   const { accounts, ledger, giftcards, repository, audit, clock, users } = deps;
 
@@ -165,6 +167,8 @@ export function createConsoleService(deps: {
       }),
 
     stock: () => giftcards.stock.show(),
+    /** Each product's upstream: settings without the secret, health, its balance read live. */
+    upstreams: async () => ({ items: deps.upstreams ? await deps.upstreams.show() : [] }),
 
     async fxTable() {
       return {
