@@ -9,14 +9,12 @@
 export { Upstream as UpstreamSchema, upstreamAdminRoutes } from './upstream-admin-routes.ts';
 export type { CallOptions, UpstreamAnswer, UpstreamClient, UpstreamTarget } from './upstream-client.ts';
 export { createUpstreamClient, VENDOR_MEDIA_TYPES } from './upstream-client.ts';
+export type { SaveFollowed, UpstreamProtocol, UpstreamTransaction } from './upstream-fulfilment.ts';
+export { upstreamFulfilment } from './upstream-fulfilment.ts';
+export { upstreamCustomIdentifier } from './upstream-identifiers.ts';
 export type { Refusal } from './upstream-refusals.ts';
 export { refusalOf } from './upstream-refusals.ts';
 export type { UpstreamCallRow, UpstreamRepository, UpstreamRow } from './upstream-repository.ts';
 export { upstreamRepository } from './upstream-repository.ts';
 export type { UpstreamInput, UpstreamProblem, UpstreamService, UpstreamView } from './upstream-service.ts';
 export { createUpstreamService } from './upstream-service.ts';
-
-/** The customIdentifier airgift sends for one of its live transactions: derived, so a retry never buys twice. */
-export function upstreamCustomIdentifier(environment: string, transactionId: number): string {
-  return `ag-${environment}-${transactionId}`;
-}
