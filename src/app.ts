@@ -36,7 +36,12 @@ import {
 } from './modules/giftcards/index.ts';
 import { metricsRoute } from './modules/metrics/metrics.ts';
 import { fxAdminRoutes } from './modules/reference/index.ts';
-import { TOPUP_API_DOCS, TOPUPS_DEFAULT_SCOPE, topupRoutes } from './modules/topups/index.ts';
+import {
+  operatorAdminRoutes,
+  TOPUP_API_DOCS,
+  TOPUPS_DEFAULT_SCOPE,
+  topupRoutes,
+} from './modules/topups/index.ts';
 import { upstreamAdminRoutes } from './modules/upstream/index.ts';
 import { webAdminRoutes, webPages } from './modules/web/index.ts';
 import { webhookAdminRoutes } from './modules/webhooks/index.ts';
@@ -194,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       accountAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.accounts, services.ledger);
       fxAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.fx);
       catalogAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.catalog);
+      operatorAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.topups.statuses);
       stockAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.giftcards.stock);
       upstreamAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.upstreams);
       webhookAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.webhooks.service);

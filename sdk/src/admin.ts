@@ -434,6 +434,28 @@ export class Admin {
       ),
   };
 
+  readonly topupOperators = {
+    /** `POST /topup-operators/{operatorId}/activate`: the top-up operator is listed and takes top-ups again. */
+    activate: (operatorId: number) =>
+      this.send<{ operatorId: number; status: 'ACTIVE' | 'INACTIVE' }>(
+        'POST',
+        `/topup-operators/${enc(operatorId)}/activate`,
+        undefined,
+        true,
+      ),
+    /**
+     * `POST /topup-operators/{operatorId}/deactivate`: the top-up operator is no longer listed or
+     * detected, and top-ups to it answer 422 OPERATOR_UNAVAILABLE_OR_CURRENTLY_INACTIVE.
+     */
+    deactivate: (operatorId: number) =>
+      this.send<{ operatorId: number; status: 'ACTIVE' | 'INACTIVE' }>(
+        'POST',
+        `/topup-operators/${enc(operatorId)}/deactivate`,
+        undefined,
+        true,
+      ),
+  };
+
   readonly stock = {
     /**
      * `POST /products/{productId}/stock`: loads a codes file (CSV: a header `cardNumber,pinCode,faceValue`

@@ -18,7 +18,10 @@ function readCatalog(path: string): CatalogFile {
   return Object.fromEntries(present.map((k) => [k, read(join(path, `${k}.json`))]));
 }
 
-/** `catalog import|export|sync` and `products activate|deactivate|provider`: the gift card catalog. */
+/**
+ * `catalog import|export|sync` and `products activate|deactivate|provider`: the gift card catalog;
+ * `topup-operators activate|deactivate`: the top-up operators.
+ */
 export function addCatalogCommands(program: Command, run: Run): void {
   const catalog = program.command('catalog').description('the gift card catalog, in the seed format');
 
@@ -78,4 +81,22 @@ export function addCatalogCommands(program: Command, run: Run): void {
       );
   }
   addProviderCommand(products, run);
+
+  const operators = program.command('topup-operators').description('top-up operators');
+  for (const action of ['activate', 'deactivate'] as const) {
+    leaf(
+      operators,
+      action,
+      action === 'activate'
+        ? 'listed, detected and taking top-ups again'
+        : 'hidden from lists and auto-detect; top-ups to it answer 422',
+    )
+      .argument('<id>', 'operator id', wholeNumber)
+      .action((id: number, o: JsonOption) =>
+        run(o.json, async (admin) => {
+          const r = await admin.topupOperators[action](id);
+          return { json: r, text: `top-up operator ${r.operatorId} is ${r.status}` };
+        }),
+      );
+  }
 }

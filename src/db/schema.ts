@@ -89,6 +89,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   live_catalogues: LiveCataloguesTable;
+  topup_operator_statuses: TopupOperatorStatusesTable;
 }
 
 // Upstream providers (migration 0009, modules/upstream/).
@@ -361,4 +362,11 @@ export interface LiveCataloguesTable {
   document: ColumnType<unknown, string, string>;
   counts: ColumnType<Record<string, number>, string, string>;
   synced_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+// The operator's status choice per top-up operator (migration 0014, topups/catalog/operator-statuses.ts).
+export interface TopupOperatorStatusesTable {
+  operator_id: number;
+  status: 'ACTIVE' | 'INACTIVE';
+  changed_at: Date;
 }

@@ -1,16 +1,22 @@
 import { get, post } from '../shared/api.ts';
 import { barChart, legend, type Series } from '../shared/chart.ts';
-import { confirmDialog, field, h, money, replace, select, status, table } from '../shared/dom.ts';
-import { explain, go, type PageDef, type Route, start } from '../shared/shell.ts';
+import { confirmDialog, field, h, money, select, status, table } from '../shared/dom.ts';
+import { go, type PageDef, start } from '../shared/shell.ts';
+import {
+  actionForm,
+  type Env,
+  environmentSelect,
+  envOf,
+  pager,
+  rerender,
+  searchForm,
+} from '../shared/widgets.ts';
 
 /**
  * The operator console: accounts (search, create, fund, adjust, limits, deactivate, credentials,
  * users), transactions of every account, ledger audit, catalogue, code stock, audit log, and a chart
  * of orders and revenue per day per product. Every change is recorded in the audit log server-side.
  */
-type Env = 'live' | 'sandbox';
-const envOf = (route: Route): Env => (route.query.get('environment') === 'sandbox' ? 'sandbox' : 'live');
-const rerender = () => dispatchEvent(new HashChangeEvent('hashchange'));
 
 interface AccountLine {
   accountId: number;
@@ -21,53 +27,19 @@ interface AccountLine {
   createdAt: string;
 }
 
-/** A form whose submit runs `action` and shows its answer or error in the form. */
-function actionForm(title: string, fields: HTMLElement[], label: string, action: () => Promise<string>) {
-  const message = h('div', { class: 'message' });
-  const id = `t-${title.replace(/\W+/g, '-').toLowerCase()}`;
-  const form = h(
-    'form',
-    { class: 'card', 'aria-labelledby': id },
-    h('h2', { id }, title),
-    ...fields,
-    h('button', { type: 'submit', class: 'primary' }, label),
-    message,
-  );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    try {
-      replace(message, status(await action()));
-    } catch (error) {
-      replace(message, status(explain(error), 'error'));
-    }
-  });
-  return form;
-}
-
 const accounts: PageDef = {
   path: '/accounts',
   title: 'Accounts',
   async render(body, route) {
     const search = route.query.get('search') ?? '';
     const r = await get<{ items: AccountLine[] }>('/api/accounts', { search, size: 50 });
-    const box = h('input', { type: 'search', name: 'search', value: search });
-    const form = h(
-      'form',
-      { class: 'filters', role: 'search', 'aria-label': 'Search accounts' },
-      field('Name or id', box),
-      h('button', { type: 'submit', class: 'primary' }, 'Search'),
+    const form = searchForm('Search accounts', 'Name or id', search, (text) =>
+      go('/accounts', { search: text }),
     );
-    form.addEventListener('submit', (e) => {
-      e.preventDefault();
-      go('/accounts', { search: box.value });
-    });
     const name = h('input', { name: 'name', required: true });
     const currency = h('input', { name: 'currency', value: 'USD', required: true, maxlength: 3 });
     const country = h('input', { name: 'country', value: 'US', required: true, maxlength: 2 });
-    const env = select('environment', [
-      ['sandbox', 'Sandbox'],
-      ['live', 'Live'],
-    ]);
+    const env = environmentSelect('sandbox');
     const fund = h('input', { name: 'fund', inputmode: 'decimal', value: '0' });
     body.append(
       form,
@@ -133,16 +105,11 @@ const account: PageDef = {
     }>(`/api/accounts/${id}`);
     const a = r.account;
     const amountInput = () => h('input', { name: 'amount', inputmode: 'decimal', required: true });
-    const envSelect = () =>
-      select('environment', [
-        ['live', 'Live'],
-        ['sandbox', 'Sandbox'],
-      ]);
     const fundAmount = amountInput();
-    const fundEnv = envSelect();
+    const fundEnv = environmentSelect();
     const fundReason = h('input', { name: 'reason', required: true, value: 'top-up by bank transfer' });
     const adjAmount = amountInput();
-    const adjEnv = envSelect();
+    const adjEnv = environmentSelect();
     const adjReason = h('input', { name: 'reason', required: true });
     const countLimit = h('input', {
       name: 'dailyCountLimit',
@@ -154,7 +121,6 @@ const account: PageDef = {
       inputmode: 'decimal',
       value: a.dailyAmountLimit ?? '',
     });
-    const inviteEmail = h('input', { type: 'email', name: 'email', required: true });
     const next = a.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE';
     body.append(
       h(
@@ -281,7 +247,6 @@ const account: PageDef = {
         r.users.map((u) => [u.email, u.active ? 'yes' : 'not yet', u.createdAt]),
       ),
     );
-    void inviteEmail;
   },
 };
 
@@ -305,14 +270,7 @@ const transactions: PageDef = {
       }[];
       hasMore: boolean;
     }>('/api/transactions', { environment: env, product, page, size: 25 });
-    const envSel = select(
-      'environment',
-      [
-        ['live', 'Live'],
-        ['sandbox', 'Sandbox'],
-      ],
-      env,
-    );
+    const envSel = environmentSelect(env);
     const prodSel = select(
       'product',
       [
@@ -333,7 +291,6 @@ const transactions: PageDef = {
       e.preventDefault();
       go('/transactions', { environment: envSel.value, product: prodSel.value });
     });
-    const nav = (p: number) => () => go('/transactions', { environment: env, product, page: String(p) });
     body.append(
       form,
       table(
@@ -349,13 +306,7 @@ const transactions: PageDef = {
           t.createdAt,
         ]),
       ),
-      h(
-        'div',
-        { class: 'pager' },
-        h('button', { type: 'button', disabled: page <= 1, onclick: nav(page - 1) }, 'Previous page'),
-        h('span', {}, `Page ${page}`),
-        h('button', { type: 'button', disabled: !r.hasMore, onclick: nav(page + 1) }, 'Next page'),
-      ),
+      pager(page, r.hasMore, (p) => go('/transactions', { environment: env, product, page: String(p) })),
     );
   },
 };
@@ -367,37 +318,37 @@ const reports: PageDef = {
     const env = envOf(route);
     const [chart, audit] = await Promise.all([
       get<{
+        reportingCurrency: string;
         days: string[];
-        series: { day: string; product: string; currencyCode: string; orders: number; revenue: number }[];
+        series: { day: string; product: string; orders: number; revenue: number }[];
+        byCurrency: { day: string; product: string; currencyCode: string; orders: number; revenue: number }[];
+        rates: { currencyCode: string; unitsPerUsd: number; asOf: string }[];
       }>('/api/chart', { environment: env }),
       get<{ discrepancies: unknown[]; checkedAt: string }>('/api/ledger-audit'),
     ]);
-    const envSel = select(
-      'environment',
-      [
-        ['live', 'Live'],
-        ['sandbox', 'Sandbox'],
-      ],
-      env,
-    );
+    const envSel = environmentSelect(env);
     envSel.addEventListener('change', () => go('/reports', { environment: envSel.value }));
+    const perDay = (p: string, value: (s: (typeof chart.series)[number]) => number) =>
+      chart.days.map((d) =>
+        chart.series.filter((s) => s.day === d && s.product === p).reduce((n, s) => n + value(s), 0),
+      );
+    const name = (p: string) => (p === 'giftcards' ? 'Gift cards' : 'Top-ups');
     const orders: Series[] = ['giftcards', 'topups'].map((p) => ({
-      name: `${p === 'giftcards' ? 'Gift card' : 'Top-up'} orders`,
-      values: chart.days.map((d) =>
-        chart.series.filter((s) => s.day === d && s.product === p).reduce((n, s) => n + s.orders, 0),
-      ),
+      name: `${name(p)} orders`,
+      values: perDay(p, (s) => s.orders),
     }));
-    const currencies = [...new Set(chart.series.map((s) => s.currencyCode))];
-    const revenue: Series[] = ['giftcards', 'topups'].flatMap((p) =>
-      (currencies.length ? currencies : ['USD']).map((c) => ({
-        name: `${p === 'giftcards' ? 'Gift cards' : 'Top-ups'} ${c}`,
-        values: chart.days.map((d) =>
-          chart.series
-            .filter((s) => s.day === d && s.product === p && s.currencyCode === c)
-            .reduce((n, s) => n + s.revenue, 0),
-        ),
-      })),
-    );
+    const usd = chart.reportingCurrency;
+    const revenue: Series[] = ['giftcards', 'topups'].map((p) => ({
+      name: `${name(p)} (${usd})`,
+      // cents: the sum of a day's amounts is exact in whole cents
+      values: perDay(p, (s) => Math.round(s.revenue * 100)).map((cents) => cents / 100),
+    }));
+    const totals = new Map<string, number>();
+    for (const s of chart.byCurrency)
+      totals.set(
+        `${s.product} ${s.currencyCode}`,
+        (totals.get(`${s.product} ${s.currencyCode}`) ?? 0) + s.revenue,
+      );
     body.append(
       field('Environment', envSel),
       h(
@@ -410,9 +361,28 @@ const reports: PageDef = {
       h(
         'section',
         { class: 'card', 'aria-labelledby': 'revenue-title' },
-        h('h2', { id: 'revenue-title' }, `Revenue per day per product (${env})`),
-        barChart('Revenue per day', chart.days, revenue),
+        h('h2', { id: 'revenue-title' }, `Revenue per day per product in ${usd} (${env})`),
+        h(
+          'p',
+          { 'data-testid': 'revenue-note' },
+          `Each order's amount, in its account's currency, is converted to ${usd} at the FX table's mid `,
+          'rate (without the margin), then summed per day and rounded to cents.',
+        ),
+        barChart('Revenue per day', chart.days, revenue, ` ${usd}`),
         legend(revenue),
+        table(
+          `FX rates used (units per ${usd})`,
+          ['Currency', `Units per ${usd}`, 'As of (UTC)', '30-day revenue in that currency'],
+          chart.rates.map((r) => [
+            r.currencyCode,
+            String(r.unitsPerUsd),
+            r.asOf,
+            ['giftcards', 'topups']
+              .filter((p) => totals.has(`${p} ${r.currencyCode}`))
+              .map((p) => `${name(p)} ${money(totals.get(`${p} ${r.currencyCode}`) ?? 0, r.currencyCode)}`)
+              .join(', '),
+          ]),
+        ),
       ),
       h(
         'section',
@@ -499,18 +469,9 @@ const catalogue: PageDef = {
         },
       ),
     );
-    const box = h('input', { type: 'search', name: 'search', value: search });
-    const form = h(
-      'form',
-      { class: 'filters', role: 'search', 'aria-label': 'Search products' },
-      field('Product name or id', box),
-      h('button', { type: 'submit', class: 'primary' }, 'Search'),
+    const form = searchForm('Search products', 'Product name or id', search, (text) =>
+      go('/catalogue', { search: text }),
     );
-    form.addEventListener('submit', (e) => {
-      e.preventDefault();
-      go('/catalogue', { search: box.value });
-    });
-    const nav = (p: number) => () => go('/catalogue', { search, page: String(p) });
     body.append(
       table(
         'Upstreams (live fulfilment)',
@@ -569,17 +530,62 @@ const catalogue: PageDef = {
           ),
         ]),
       ),
+      pager(page, page * 25 < products.total, (p) => go('/catalogue', { search, page: String(p) })),
+    );
+  },
+};
+
+const topupOperators: PageDef = {
+  path: '/operators',
+  title: 'Top-up operators',
+  async render(body, route) {
+    const search = route.query.get('search') ?? '';
+    const page = Number(route.query.get('page') ?? '1') || 1;
+    const r = await get<{
+      items: { operatorId: number; name: string; countryCode: string; status: 'ACTIVE' | 'INACTIVE' }[];
+      total: number;
+    }>('/api/topup-operators', { search, page, size: 25 });
+    body.append(
       h(
-        'div',
-        { class: 'pager' },
-        h('button', { type: 'button', disabled: page <= 1, onclick: nav(page - 1) }, 'Previous page'),
-        h('span', {}, `Page ${page}`),
-        h(
-          'button',
-          { type: 'button', disabled: page * 25 >= products.total, onclick: nav(page + 1) },
-          'Next page',
-        ),
+        'p',
+        {},
+        'A deactivated operator is not listed or auto-detected on either environment, and top-ups to it ',
+        'are refused (422 OPERATOR_UNAVAILABLE_OR_CURRENTLY_INACTIVE). On a live catalogue synced from ',
+        'an upstream, activating cannot bring back an operator the upstream has inactive.',
       ),
+      searchForm('Search operators', 'Operator name, id or country (ISO)', search, (text) =>
+        go('/operators', { search: text }),
+      ),
+      table(
+        `Top-up operators (${r.total} found), page ${page}`,
+        ['Id', 'Name', 'Country', 'Status', 'Change'],
+        r.items.map((o) => {
+          const next = o.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE';
+          const verb = next === 'INACTIVE' ? 'Deactivate' : 'Activate';
+          return [
+            String(o.operatorId),
+            o.name,
+            o.countryCode,
+            h('span', { class: `badge ${o.status === 'ACTIVE' ? 'successful' : 'failed'}` }, o.status),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: next === 'INACTIVE' ? 'small danger' : 'small',
+                'aria-label': `${verb} operator ${o.operatorId}`,
+                onclick: async () => {
+                  if (!(await confirmDialog(`${verb} top-up operator ${o.operatorId} (${o.name})?`, verb)))
+                    return;
+                  await post(`/api/topup-operators/${o.operatorId}/status`, { status: next });
+                  rerender();
+                },
+              },
+              verb,
+            ),
+          ];
+        }),
+      ),
+      pager(page, page * 25 < r.total, (p) => go('/operators', { search, page: String(p) })),
     );
   },
 };
@@ -617,4 +623,4 @@ const auditLog: PageDef = {
   },
 };
 
-void start('console', [accounts, account, transactions, reports, catalogue, auditLog]);
+void start('console', [accounts, account, transactions, reports, catalogue, topupOperators, auditLog]);

@@ -1,14 +1,13 @@
 import { get, post, url } from '../shared/api.ts';
 import { barChart, legend } from '../shared/chart.ts';
 import { confirmDialog, field, h, money, replace, select, status, table } from '../shared/dom.ts';
-import { currentRoute, explain, go, type PageDef, type Route, start } from '../shared/shell.ts';
+import { currentRoute, explain, go, type PageDef, start } from '../shared/shell.ts';
+import { type Env, environmentSelect, envOf, pager, rerender } from '../shared/widgets.ts';
 
 /**
  * The account dashboard: overview, API credentials, transactions, balance history, docs. Every page
  * shows one environment (live or sandbox, `?environment=` in the address, chosen in the header).
  */
-type Env = 'live' | 'sandbox';
-const envOf = (route: Route): Env => (route.query.get('environment') === 'sandbox' ? 'sandbox' : 'live');
 
 interface Line {
   product: 'giftcards' | 'topups';
@@ -152,14 +151,7 @@ const credentials: PageDef = {
     const boxes = list.scopes.map((s) =>
       h('input', { type: 'checkbox', name: 'scope', value: s, checked: true, id: `scope-${s}` }),
     );
-    const envSelect = select(
-      'environment',
-      [
-        ['live', 'Live'],
-        ['sandbox', 'Sandbox'],
-      ],
-      env,
-    );
+    const envSelect = environmentSelect(env);
     const form = h(
       'form',
       { class: 'card', 'aria-labelledby': 'new-cred' },
@@ -218,7 +210,7 @@ const credentials: PageDef = {
               {
                 type: 'button',
                 class: 'small',
-                onclick: () => dispatchEvent(new HashChangeEvent('hashchange')),
+                onclick: () => rerender(),
               },
               'Done',
             ),
@@ -249,7 +241,7 @@ const credentials: PageDef = {
                   return;
                 try {
                   await post(`/api/credentials/${encodeURIComponent(c.clientId)}/revoke`);
-                  dispatchEvent(new HashChangeEvent('hashchange'));
+                  rerender();
                 } catch (error) {
                   replace(message, status(explain(error), 'error'));
                 }
@@ -329,7 +321,6 @@ const transactions: PageDef = {
     });
     const query = { ...filter, page, size: 20 };
     const result = await get<{ items: Line[]; hasMore: boolean }>('/api/transactions', query);
-    const nav = (p: number) => () => go('/transactions', { ...filter, page: String(p) });
     body.append(
       form,
       h(
@@ -350,13 +341,7 @@ const transactions: PageDef = {
         [...TX_HEAD, 'Codes'],
         transactionRows(result.items, env, true),
       ),
-      h(
-        'div',
-        { class: 'pager' },
-        h('button', { type: 'button', disabled: page <= 1, onclick: nav(page - 1) }, 'Previous page'),
-        h('span', {}, `Page ${page}`),
-        h('button', { type: 'button', disabled: !result.hasMore, onclick: nav(page + 1) }, 'Next page'),
-      ),
+      pager(page, result.hasMore, (p) => go('/transactions', { ...filter, page: String(p) })),
     );
   },
 };
@@ -381,7 +366,6 @@ const balance: PageDef = {
       }[];
       hasMore: boolean;
     }>('/api/ledger', { environment: env, page, size: 25 });
-    const nav = (p: number) => () => go('/balance', { environment: env, page: String(p) });
     body.append(
       table(
         `Ledger entries (${env}), newest first`,
@@ -396,13 +380,7 @@ const balance: PageDef = {
           e.transactionId ? `${e.product} ${e.transactionId}` : '—',
         ]),
       ),
-      h(
-        'div',
-        { class: 'pager' },
-        h('button', { type: 'button', disabled: page <= 1, onclick: nav(page - 1) }, 'Previous page'),
-        h('span', {}, `Page ${page}`),
-        h('button', { type: 'button', disabled: !r.hasMore, onclick: nav(page + 1) }, 'Next page'),
-      ),
+      pager(page, r.hasMore, (p) => go('/balance', { environment: env, page: String(p) })),
     );
   },
 };
@@ -452,14 +430,7 @@ const docs: PageDef = {
 };
 
 function environmentPicker(): Node[] {
-  const picker = select(
-    'environment',
-    [
-      ['live', 'Live'],
-      ['sandbox', 'Sandbox'],
-    ],
-    envOf(currentRoute()),
-  );
+  const picker = environmentSelect(envOf(currentRoute()));
   picker.id = 'environment-picker';
   picker.addEventListener('change', () => {
     const route = currentRoute();

@@ -14,6 +14,8 @@ import { createOperatorSource } from './catalog/live-operators.ts';
 import { liveOperatorsRepository } from './catalog/live-operators-repository.ts';
 import { loadOperatorCatalog } from './catalog/operator-catalog.ts';
 import { operatorRoutes } from './catalog/operator-routes.ts';
+import { createOperatorStatuses } from './catalog/operator-statuses.ts';
+import { operatorStatusesRepository } from './catalog/operator-statuses-repository.ts';
 import { createOperatorViews } from './catalog/operator-view.ts';
 import { createSandboxSimulator } from './fulfilment/sandbox-simulator.ts';
 import { unconfiguredProvider } from './fulfilment/unconfigured-provider.ts';
@@ -60,7 +62,13 @@ export interface TopupDeps {
 export function createTopups(deps: TopupDeps) {
   const { db, clock, config, accounts, ledger, fx, countries, upstreams } = deps;
   const operators = loadOperatorCatalog();
-  const source = createOperatorSource({ seed: operators, repository: liveOperatorsRepository(db), clock });
+  const source = createOperatorSource({
+    seed: operators,
+    repository: liveOperatorsRepository(db),
+    statuses: operatorStatusesRepository(db),
+    clock,
+  });
+  const statuses = createOperatorStatuses({ repository: operatorStatusesRepository(db), source, clock });
   const views = createOperatorViews({ fx, countries, catalog: operators, clock });
   const catalog = createTopupCatalogService({ source, views, countries, accounts, fx });
   // PIN vouchers are sealed with the redeem codes' key (CARD_CODES_KEY or DATA_DIR/card-codes.key).
@@ -91,7 +99,7 @@ export function createTopups(deps: TopupDeps) {
     },
   });
   const reports = createTopupReports({ repo });
-  return { operators, source, catalog, orders, reports };
+  return { operators, source, statuses, catalog, orders, reports };
 }
 
 export type Topups = ReturnType<typeof createTopups>;
@@ -104,11 +112,13 @@ export function topupRoutes(app: TypedApp, deps: { accounts: AccountsService; to
   orderRoutes(app, topups);
 }
 
+export { operatorAdminRoutes, TopupOperatorStatus } from './catalog/operator-admin-routes.ts';
 export type {
   OperatorCatalog,
   OperatorRecord,
   PromotionRecord,
 } from './catalog/operator-catalog.ts';
+export type { OperatorStatuses } from './catalog/operator-statuses.ts';
 export type { TopupService } from './orders/topup-service.ts';
 export { topupView } from './orders/topup-view.ts';
 export type { TopupRow } from './orders/topups-repository.ts';

@@ -66,8 +66,8 @@ export function consoleRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Orders (not refunded) and revenue per UTC day and product since `from`, in each account's
-     * currency converted to nothing: revenue is summed per currency.
+     * Orders (not refunded) and revenue per UTC day, product and currency since `from`, in each
+     * account's currency (the console service converts it to the reporting currency).
      */
     async ordersPerDay(environment: Environment, from: Date) {
       const result = await sql<{

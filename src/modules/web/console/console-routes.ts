@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypedApp } from '../../../http/schemas.ts';
 import { Account, AccountDetail, Audit, BalanceChange, CreatedAccount } from '../../admin/index.ts';
+import { TopupOperatorStatus } from '../../topups/index.ts';
 import { UpstreamSchema } from '../../upstream/index.ts';
 import { AuditPage, Invitation } from '../admin/web-admin-routes.ts';
 import { Environment, EnvironmentQuery, Revoked, WebUser } from '../dashboard/dashboard-schemas.ts';
@@ -19,6 +20,7 @@ const Paging = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
   size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 25 })),
 };
+const ProductName = Type.Union([Type.Literal('giftcards'), Type.Literal('topups')]);
 const Product = Type.Union([Type.Literal('all'), Type.Literal('giftcards'), Type.Literal('topups')]);
 
 const operatorOf = (request: FastifyRequest): Operator => {
@@ -249,6 +251,43 @@ export function consoleRoutes(
     async (request) => c.setProductStatus(operatorOf(request), request.params.productId, request.body.status),
   );
 
+  const OperatorLine = Type.Object({
+    operatorId: Type.Integer(),
+    name: Type.String(),
+    countryCode: Type.String(),
+    status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]),
+  });
+  app.get(
+    '/api/topup-operators',
+    {
+      schema: {
+        querystring: Type.Object({ search: Type.Optional(Type.String({ maxLength: 200 })), ...Paging }),
+        response: { 200: Type.Object({ items: Type.Array(OperatorLine), total: Type.Integer() }) },
+      },
+    },
+    async (request) => {
+      const size = request.query.size ?? 25;
+      const offset = ((request.query.page ?? 1) - 1) * size;
+      return c.topupOperators(request.query.search || undefined, { limit: size, offset });
+    },
+  );
+
+  app.post(
+    '/api/topup-operators/:operatorId/status',
+    {
+      schema: {
+        params: Type.Object({ operatorId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
+        body: Type.Object(
+          { status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]) },
+          { additionalProperties: false },
+        ),
+        response: { 200: TopupOperatorStatus },
+      },
+    },
+    async (request) =>
+      c.setTopupOperatorStatus(operatorOf(request), request.params.operatorId, request.body.status),
+  );
+
   app.get(
     '/api/stock',
     {
@@ -329,16 +368,26 @@ export function consoleRoutes(
         response: {
           200: Type.Object({
             environment: Environment,
+            reportingCurrency: Type.String({ description: 'the currency of `series[].revenue`: USD' }),
             days: Type.Array(Type.String()),
             series: Type.Array(
               Type.Object({
                 day: Type.String(),
-                product: Type.String(),
-                currencyCode: Type.String(),
+                product: ProductName,
                 orders: Type.Integer(),
-                revenue: Type.Number(),
+                revenue: Type.Number({ description: 'in the reporting currency, rounded to cents' }),
               }),
             ),
+            byCurrency: Type.Array(
+              Type.Object({
+                day: Type.String(),
+                product: ProductName,
+                currencyCode: Type.String(),
+                orders: Type.Integer(),
+                revenue: Type.Number({ description: "in the accounts' currency" }),
+              }),
+            ),
+            rates: Type.Array(FxRate, { description: 'the FX rates (mid, no margin) used to convert' }),
           }),
         },
       },

@@ -1,12 +1,14 @@
 import type { Environment } from '../../../db/schema.ts';
 import type { ChangeVersions } from '../../../lib/change-versions.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import { dec } from '../../../lib/money.ts';
+import { AppError } from '../../../errors/error-codes.ts';
+import { type Dec, dec, roundToMinor } from '../../../lib/money.ts';
 import { formatDateTime } from '../../../lib/time-format.ts';
 import type { AccountsService, CreateAccountInput } from '../../accounts/index.ts';
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Fx } from '../../reference/index.ts';
+import type { OperatorStatuses } from '../../topups/index.ts';
 import type { UpstreamService } from '../../upstream/index.ts';
 import type { AuditLog } from '../audit-log.ts';
 import type { UsersService } from '../users-service.ts';
@@ -24,11 +26,15 @@ export interface Operator {
 }
 
 const DAY_MS = 86_400_000;
+/** The one currency the console's revenue chart reports in. */
+const REPORTING_CURRENCY = 'USD';
+type Product = 'giftcards' | 'topups';
 
 export function createConsoleService(deps: {
   accounts: AccountsService;
   ledger: Ledger;
   giftcards: GiftcardServices;
+  topups: { statuses: OperatorStatuses };
   repository: ConsoleRepository;
   audit: AuditLog;
   users: UsersService;
@@ -166,6 +172,17 @@ export function createConsoleService(deps: {
         return r;
       }),
 
+    /** Top-up operators (the seeded catalogue) with the status they are served with, one page. */
+    topupOperators: (search: string | undefined, page: { limit: number; offset: number }) =>
+      deps.topups.statuses.list(search, page),
+
+    setTopupOperatorStatus: (who: Operator, operatorId: number, status: 'ACTIVE' | 'INACTIVE') =>
+      audited(who, `topup-operator.${status.toLowerCase()}`, `topup operator ${operatorId}`, {}, async () => {
+        const r = await deps.topups.statuses.set(operatorId, status);
+        await deps.changes?.changed('catalog');
+        return r;
+      }),
+
     stock: () => giftcards.stock.show(),
     /** Each product's upstream: settings without the secret, health, its balance read live. */
     upstreams: async () => ({ items: deps.upstreams ? await deps.upstreams.show() : [] }),
@@ -194,23 +211,52 @@ export function createConsoleService(deps: {
 
     auditPage: (page: { limit: number; offset: number }) => audit.list(page),
 
-    /** 30 days of orders and revenue per day and product (revenue per currency). */
+    /**
+     * 30 days of orders and revenue per day and product. Revenue is in each account's currency in the
+     * database; it is converted to one reporting currency (USD) at the FX table's mid rates (no
+     * margin: this is a report, not a sale), with exact decimals, summed, then rounded half-up to
+     * cents. The rates used are answered with their as-of times, and so are the amounts per currency.
+     */
     async chart(environment: Environment) {
       const today = Math.floor(clock.now().getTime() / DAY_MS) * DAY_MS;
       const from = new Date(today - 29 * DAY_MS);
-      const rows = await repository.ordersPerDay(environment, from);
+      const [rows, table] = await Promise.all([repository.ordersPerDay(environment, from), deps.fx.list()]);
+      const rates = new Map(table.map((r) => [r.currencyCode, r]));
+      const totals = new Map<string, { day: string; product: Product; orders: number; usd: Dec }>();
+      const used = new Set<string>();
+      for (const r of rows) {
+        const rate = rates.get(r.currency_code);
+        if (!rate) throw new AppError('INVALID_REQUEST', `No FX rate for ${r.currency_code}`);
+        used.add(r.currency_code);
+        const key = `${r.day} ${r.product}`;
+        const t = totals.get(key) ?? { day: r.day, product: r.product as Product, orders: 0, usd: dec(0) };
+        t.orders += Number(r.orders);
+        t.usd = t.usd.plus(dec(r.revenue).div(dec(rate.unitsPerUsd)));
+        totals.set(key, t);
+      }
       return {
         environment,
+        reportingCurrency: REPORTING_CURRENCY,
         days: Array.from({ length: 30 }, (_, i) =>
           new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10),
         ),
-        series: rows.map((r) => ({
+        series: [...totals.values()].map((t) => ({
+          day: t.day,
+          product: t.product,
+          orders: t.orders,
+          revenue: roundToMinor(t.usd, REPORTING_CURRENCY).toNumber(),
+        })),
+        byCurrency: rows.map((r) => ({
           day: r.day,
-          product: r.product as 'giftcards' | 'topups',
+          product: r.product as Product,
           currencyCode: r.currency_code,
           orders: Number(r.orders),
           revenue: dec(r.revenue).toNumber(),
         })),
+        rates: [...used].sort().map((code) => {
+          const rate = rates.get(code) as (typeof table)[number];
+          return { currencyCode: code, unitsPerUsd: dec(rate.unitsPerUsd).toNumber(), asOf: formatDateTime(rate.asOf) };
+        }),
       };
     },
   };
