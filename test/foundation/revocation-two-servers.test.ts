@@ -132,3 +132,33 @@ test('an FX rate changed through one server reprices the prepared answers of the
   assert.ok(ms < 1000, `the other server answered the old price for ${ms} ms`);
   assert.equal(await price(b), await price(a));
 });
+
+test('a top-up operator deactivated through one server is refused by the other within 1 s', {
+  skip: !pg && 'PostgreSQL not reachable',
+}, async () => {
+  const [a, b] = servers;
+  const account = await newAccount(a);
+  const token = (
+    await call(a, 'POST', '/auth/oauth/token', {
+      body: {
+        client_id: account.clientId,
+        client_secret: account.clientSecret,
+        grant_type: 'client_credentials',
+        audience: 'https://localhost/topups-sandbox',
+      },
+    })
+  ).body.access_token as string;
+  const read = (server: ServerProcess) => call(server, 'GET', '/topups-sandbox/operators/1001', { token });
+  // Both servers serve the operator (and keep their catalogue and the prepared answer).
+  for (const server of [a, b, a, b]) assert.equal((await read(server)).status, 200);
+  assert.equal((await adminCall(a, 'POST', '/topup-operators/1001/deactivate')).status, 200);
+  try {
+    assert.equal((await read(a)).status, 404, 'the server that deactivated it at once');
+    const ms = await msUntil(async () => (await read(b)).status === 404);
+    assert.ok(ms < 1000, `the other server served the deactivated operator for ${ms} ms`);
+  } finally {
+    assert.equal((await adminCall(a, 'POST', '/topup-operators/1001/activate')).status, 200);
+  }
+  const back = await msUntil(async () => (await read(b)).status === 200);
+  assert.ok(back < 1000, `activation took ${back} ms to reach the other server`);
+});
