@@ -93,6 +93,10 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     topups,
     fx,
     changes,
+    // the users' TOTP secrets are sealed with a key of their own, derived from the card codes key
+    totpSealer: textSealer(
+      derivedKey(() => cardCodesKey(config.cardCodesKey, config.dataDir), 'airgift web user TOTP secret'),
+    ),
   });
   const catalogSync = createCatalogSyncService({
     db: db.kysely,

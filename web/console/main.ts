@@ -1,6 +1,7 @@
 import { get, post } from '../shared/api.ts';
 import { barChart, legend, type Series } from '../shared/chart.ts';
 import { confirmDialog, field, h, money, select, status, table } from '../shared/dom.ts';
+import { securityPage } from '../shared/security.ts';
 import { go, type PageDef, start } from '../shared/shell.ts';
 import {
   actionForm,
@@ -623,4 +624,13 @@ const auditLog: PageDef = {
   },
 };
 
-void start('console', [accounts, account, transactions, reports, catalogue, topupOperators, auditLog]);
+void start('console', [
+  accounts,
+  account,
+  transactions,
+  reports,
+  catalogue,
+  topupOperators,
+  auditLog,
+  securityPage,
+]);

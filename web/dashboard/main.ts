@@ -1,6 +1,7 @@
 import { get, post, url } from '../shared/api.ts';
 import { barChart, legend } from '../shared/chart.ts';
 import { confirmDialog, field, h, money, replace, select, status, table } from '../shared/dom.ts';
+import { securityPage } from '../shared/security.ts';
 import { currentRoute, explain, go, type PageDef, start } from '../shared/shell.ts';
 import { type Env, environmentSelect, envOf, pager, rerender } from '../shared/widgets.ts';
 
@@ -442,4 +443,8 @@ function environmentPicker(): Node[] {
   return [h('label', { for: picker.id, class: 'env-label' }, 'Environment'), picker];
 }
 
-void start('dashboard', [overview, credentials, transactions, balance, docs], environmentPicker);
+void start(
+  'dashboard',
+  [overview, credentials, transactions, balance, docs, securityPage],
+  environmentPicker,
+);

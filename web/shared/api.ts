@@ -10,11 +10,17 @@ export const setCsrfToken = (token: string | null) => {
   csrfToken = token;
 };
 
+export interface ErrorDetail {
+  field: string;
+  issue: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: ErrorDetail[] = [],
   ) {
     super(message);
   }
@@ -47,12 +53,17 @@ async function call<T>(method: string, path: string, query?: Query, body?: unkno
     const err = data as {
       errorCode?: string;
       message?: string;
-      details?: { field: string; issue: string }[];
+      details?: ErrorDetail[];
     };
     const detail = err.details?.length
       ? ` (${err.details.map((d) => `${d.field}: ${d.issue}`).join('; ')})`
       : '';
-    throw new ApiError(res.status, err.errorCode ?? 'ERROR', `${err.message ?? res.statusText}${detail}`);
+    throw new ApiError(
+      res.status,
+      err.errorCode ?? 'ERROR',
+      `${err.message ?? res.statusText}${detail}`,
+      err.details ?? [],
+    );
   }
   return data as T;
 }

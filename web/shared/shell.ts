@@ -11,6 +11,7 @@ export interface Session {
   accountId: number | null;
   accountName: string | null;
   csrfToken: string;
+  totpEnabled: boolean;
 }
 
 export interface Route {
@@ -47,23 +48,48 @@ function signInForm(app: HTMLElement, appName: string, done: (s: Session) => voi
     autocomplete: 'current-password',
     required: true,
   });
+  // asked for only once the password was right for a user with two-step sign-in on
+  const code = h('input', {
+    type: 'text',
+    name: 'code',
+    inputmode: 'numeric',
+    autocomplete: 'one-time-code',
+    pattern: '[0-9]{6}',
+    maxlength: 6,
+    required: true,
+  });
+  const codeField = field('Code from your authenticator app', code);
   const message = h('div', { class: 'message' });
+  const button = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
   const form = h(
     'form',
     { class: 'card narrow', 'aria-labelledby': 'signin-title' },
     h('h1', { id: 'signin-title' }, `Sign in to the ${appName}`),
     field('E-mail', email),
     field('Password', password),
-    h('button', { type: 'submit', class: 'primary' }, 'Sign in'),
+    button,
     message,
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     try {
-      const session = await post<Session>('/api/sign-in', { email: email.value, password: password.value });
+      const session = await post<Session>('/api/sign-in', {
+        email: email.value,
+        password: password.value,
+        ...(codeField.isConnected ? { code: code.value } : {}),
+      });
       setCsrfToken(session.csrfToken);
       done(session);
     } catch (error) {
+      const required =
+        error instanceof ApiError && error.details.some((d) => d.field === 'code' && d.issue === 'required');
+      if (required && !codeField.isConnected) {
+        button.before(codeField);
+        code.focus();
+        replace(message, status('Two-step sign-in is on: enter the 6-digit code of your authenticator app.'));
+        return;
+      }
+      code.value = '';
       replace(message, status(explain(error), 'error'));
     }
   });

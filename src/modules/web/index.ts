@@ -8,6 +8,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ChangeVersions } from '../../lib/change-versions.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { TextSealer } from '../../lib/sealed-text.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { GiftcardServices } from '../giftcards/index.ts';
 import type { Ledger } from '../ledger/index.ts';
@@ -35,6 +36,8 @@ export interface WebDeps {
   topups: Topups;
   fx: Fx;
   changes?: ChangeVersions;
+  /** Seals the users' TOTP secrets at rest. */
+  totpSealer: TextSealer;
   /** Live fulfilment's upstreams: their status on the console's catalogue page. */
   upstreams?: Pick<UpstreamService, 'show'>;
 }
@@ -48,15 +51,17 @@ export interface WebDeps {
  */
 export function createWebServices(deps: WebDeps) {
   const { db, clock, config } = deps;
+  const audit = createAuditLog(db, clock);
   const users = createUsersService({
     repository: usersRepository(db),
     clock,
+    sealer: deps.totpSealer,
+    audit,
     settings: {
       sessionHours: config.webSessionHours,
       lockout: { failures: config.webLockoutFailures, minutes: config.webLockoutMinutes },
     },
   });
-  const audit = createAuditLog(db, clock);
   const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db) });
   const console = createConsoleService({ ...deps, repository: consoleRepository(db), audit, users });
   return { users, audit, dashboard, console };

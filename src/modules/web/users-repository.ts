@@ -10,6 +10,8 @@ export interface WebUserRow {
   email: string;
   passwordHash: string | null;
   createdAt: Date;
+  /** two-step sign-in (TOTP) is on */
+  totpEnabled: boolean;
 }
 
 const USER_COLUMNS = [
@@ -19,6 +21,7 @@ const USER_COLUMNS = [
   'web_users.email',
   'web_users.password_hash as passwordHash',
   'web_users.created_at as createdAt',
+  'web_users.totp_enabled as totpEnabled',
 ] as const;
 
 export function usersRepository(appDb: Kysely<Database>) {
@@ -133,6 +136,41 @@ export function usersRepository(appDb: Kysely<Database>) {
     /** Ends every session of a user (a new password). */
     async deleteSessionsOf(userId: number): Promise<void> {
       await db.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
+    },
+
+    /** The user's TOTP secret (sealed), whether it is confirmed, and the last step accepted. */
+    async totpOf(userId: number) {
+      const row = await db
+        .selectFrom('web_users')
+        .select(['totp_secret as secret', 'totp_enabled as enabled', 'totp_last_step as lastStep'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return row && { ...row, lastStep: row.lastStep === null ? null : Number(row.lastStep) };
+    },
+
+    /** A new pending secret (enrolment), or none (TOTP off); either way no step is used yet. */
+    async setTotpSecret(userId: number, sealedSecret: string | null): Promise<void> {
+      await db
+        .updateTable('web_users')
+        .set({ totp_secret: sealedSecret, totp_enabled: false, totp_last_step: null })
+        .where('id', '=', userId)
+        .execute();
+    },
+
+    /**
+     * Records that the code of `step` was used (and, with `enable`, confirms the secret), unless a
+     * step as late was already used: one statement, so two requests with one code cannot both pass.
+     */
+    async useTotpStep(userId: number, step: number, enable: boolean): Promise<boolean> {
+      const row = await db
+        .updateTable('web_users')
+        .set({ totp_last_step: step, ...(enable ? { totp_enabled: true } : {}) })
+        .where('id', '=', userId)
+        .where('totp_secret', 'is not', null)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', String(step))]))
+        .returning('id')
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     async recordFailure(kind: WebUserKind, email: string, ip: string | null, at: Date): Promise<void> {

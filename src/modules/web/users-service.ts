@@ -2,8 +2,11 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
+import type { TextSealer } from '../../lib/sealed-text.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
+import { base32Decode, base32Encode, matchingStep, newTotpSecret, otpauthUri } from '../../lib/totp.ts';
 import { hashSecret, verifySecret } from '../auth/index.ts';
+import type { AuditLog } from './audit-log.ts';
 import type { UsersRepository, WebUserRow } from './users-repository.ts';
 import type { WebUserKind } from './web-tables.ts';
 
@@ -14,6 +17,13 @@ import type { WebUserKind } from './web-tables.ts';
  * server-side session (the cookie's token is stored only as a SHA-256) with its own CSRF token.
  * After `lockout.failures` failed sign-ins within `lockout.minutes`, an e-mail is refused until the
  * window has passed, whatever the password.
+ *
+ * Two-step sign-in is optional per user (TOTP, lib/totp.ts): `enrolTotp` makes a secret (sealed at
+ * rest with a key of its own) that is pending until `confirmTotp` gets a right code; from then on
+ * sign-in needs a code too, until `disableTotp` (with a code). A code is accepted once (the step is
+ * recorded in the same statement that checks it), and a wrong one counts toward the lock-out like a
+ * wrong password. A right password without a code answers 401 with the detail `code: required`, not
+ * counted as a failure, so the page asks for the code.
  *
  * @example
  * const { link } = await users.invite('customer', 'a@example.com', 2, 'https://localhost:8443/dashboard');
@@ -41,8 +51,18 @@ export function createUsersService(deps: {
   repository: UsersRepository;
   clock: Clock;
   settings: UsersSettings;
+  /** seals TOTP secrets at rest */
+  sealer: TextSealer;
+  /** where an operator's own security changes are recorded (the console's audit log) */
+  audit?: AuditLog;
 }) {
-  const { repository, clock, settings } = deps;
+  const { repository, clock, settings, sealer } = deps;
+
+  /** An operator's change of their own two-step sign-in goes to the audit log (a console mutation). */
+  async function audited(user: WebUserRow, action: string, ip: string | null) {
+    if (user.kind !== 'operator' || !deps.audit) return;
+    await deps.audit.record({ userId: user.id, actor: user.email, action, target: user.email, ip });
+  }
 
   function present(user: WebUserRow) {
     return {
@@ -113,25 +133,55 @@ export function createUsersService(deps: {
     return { ...present(user), password };
   }
 
-  async function signIn(
-    kind: WebUserKind,
-    email: string,
-    password: string,
-    ip: string | null,
-  ): Promise<SignedIn> {
-    const now = clock.now();
-    const since = new Date(now.getTime() - settings.lockout.minutes * 60_000);
+  async function refuseWhenLocked(kind: WebUserKind, email: string) {
+    const since = new Date(clock.now().getTime() - settings.lockout.minutes * 60_000);
     if ((await repository.failuresSince(kind, email, since)) >= settings.lockout.failures) {
       throw new AppError(
         'RATE_LIMIT_REACHED',
         `Too many failed sign-ins: this e-mail is locked for up to ${settings.lockout.minutes} minutes`,
       );
     }
+  }
+
+  /**
+   * Whether `code` is the user's current TOTP code, not used before; a match is recorded as used
+   * (and, with `enable`, confirms a pending secret). `want`: the secret must be confirmed or pending.
+   */
+  async function useCode(user: WebUserRow, code: string, want: 'enabled' | 'pending', enable = false) {
+    const totp = await repository.totpOf(user.id);
+    if (!totp?.secret || totp.enabled !== (want === 'enabled')) return false;
+    const secret = base32Decode(await sealer.open(totp.secret));
+    const step = matchingStep(secret, code, clock.now().getTime(), totp.lastStep);
+    return step !== null && (await repository.useTotpStep(user.id, step, enable));
+  }
+
+  async function signIn(
+    kind: WebUserKind,
+    email: string,
+    password: string,
+    ip: string | null,
+    code?: string,
+  ): Promise<SignedIn> {
+    const now = clock.now();
+    await refuseWhenLocked(kind, email);
     const user = await repository.findByEmail(kind, email);
     const ok = user?.passwordHash ? await verifySecret(password, user.passwordHash) : false;
     if (!user || !ok) {
       await repository.recordFailure(kind, email, ip, now);
       throw new AppError('AUTHENTICATION_FAILURE', 'Wrong e-mail or password');
+    }
+    if (user.totpEnabled) {
+      if (code === undefined || code === '') {
+        throw new AppError('AUTHENTICATION_FAILURE', 'Enter the 6-digit code of your authenticator app', [
+          { field: 'code', issue: 'required' },
+        ]);
+      }
+      if (!(await useCode(user, code, 'enabled'))) {
+        await repository.recordFailure(kind, email, ip, now);
+        throw new AppError('AUTHENTICATION_FAILURE', 'Wrong or already used code', [
+          { field: 'code', issue: 'wrong or already used' },
+        ]);
+      }
     }
     await repository.clearFailures(kind, email);
     const token = randomToken(32);
@@ -145,6 +195,47 @@ export function createUsersService(deps: {
       expiresAt,
     });
     return { token, csrfToken, expiresAt, user };
+  }
+
+  /** A new TOTP secret for the signed-in user, pending until confirmed: its base32 text and URI. */
+  async function enrolTotp(user: WebUserRow, issuer: string) {
+    if (user.totpEnabled) {
+      throw new AppError('INVALID_REQUEST', 'Two-step sign-in is on already; turn it off first');
+    }
+    const secret = newTotpSecret();
+    await repository.setTotpSecret(user.id, await sealer.seal(base32Encode(secret)));
+    return { secret: base32Encode(secret), uri: otpauthUri(issuer, user.email, secret) };
+  }
+
+  /** A code that is wrong (or used) counts toward the lock-out, as on sign-in. */
+  async function checkCode(user: WebUserRow, code: string, ip: string | null, want: 'enabled' | 'pending') {
+    await refuseWhenLocked(user.kind, user.email);
+    if (!(await useCode(user, code, want, want === 'pending'))) {
+      await repository.recordFailure(user.kind, user.email, ip, clock.now());
+      throw new AppError('INVALID_REQUEST', 'Wrong or already used code', [
+        { field: 'code', issue: 'wrong or already used' },
+      ]);
+    }
+  }
+
+  /** Turns two-step sign-in on with a code of the pending secret. */
+  async function confirmTotp(user: WebUserRow, code: string, ip: string | null) {
+    const totp = await repository.totpOf(user.id);
+    if (user.totpEnabled || !totp?.secret) {
+      throw new AppError('INVALID_REQUEST', 'Nothing to confirm: start the enrolment first');
+    }
+    await checkCode(user, code, ip, 'pending');
+    await audited(user, 'operator.totp-on', ip);
+    return { totpEnabled: true };
+  }
+
+  /** Turns two-step sign-in off; it takes a current code. */
+  async function disableTotp(user: WebUserRow, code: string, ip: string | null) {
+    if (!user.totpEnabled) throw new AppError('INVALID_REQUEST', 'Two-step sign-in is off already');
+    await checkCode(user, code, ip, 'enabled');
+    await repository.setTotpSecret(user.id, null);
+    await audited(user, 'operator.totp-off', ip);
+    return { totpEnabled: false };
   }
 
   /** The session's user and CSRF token, or undefined for an unknown or expired token. */
@@ -162,7 +253,18 @@ export function createUsersService(deps: {
     return (await repository.listUsers(kind, accountId)).map(present);
   }
 
-  return { invite, acceptInvitation, createWithPassword, signIn, session, signOut, list };
+  return {
+    invite,
+    acceptInvitation,
+    createWithPassword,
+    signIn,
+    session,
+    signOut,
+    list,
+    enrolTotp,
+    confirmTotp,
+    disableTotp,
+  };
 }
 
 /** Constant-time comparison of a CSRF token sent by a page with the session's. */

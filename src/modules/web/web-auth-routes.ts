@@ -1,5 +1,14 @@
 import type { TypedApp } from '../../http/schemas.ts';
-import { Ok, SessionInfo, SignInBody, WebUser, WelcomeBody } from './dashboard/dashboard-schemas.ts';
+import {
+  CodeBody,
+  Ok,
+  SessionInfo,
+  SignInBody,
+  TotpEnrolment,
+  TotpState,
+  WebUser,
+  WelcomeBody,
+} from './dashboard/dashboard-schemas.ts';
 import {
   clearSessionCookie,
   readCookie,
@@ -9,8 +18,9 @@ import {
 } from './web-session.ts';
 
 /**
- * Signing in and out of a page (dashboard or console), and accepting an invitation. `accountName`
- * tells the page whose account it shows (null for operators).
+ * Signing in and out of a page (dashboard or console), accepting an invitation, and the signed-in
+ * user's two-step sign-in (TOTP). `accountName` tells the page whose account it shows (null for
+ * operators).
  */
 export function webAuthRoutes(
   app: TypedApp,
@@ -23,7 +33,8 @@ export function webAuthRoutes(
     '/api/sign-in',
     { config: open, schema: { body: SignInBody, response: { 200: SessionInfo } } },
     async (request, reply) => {
-      const signedIn = await o.users.signIn(o.kind, request.body.email, request.body.password, request.ip);
+      const b = request.body;
+      const signedIn = await o.users.signIn(o.kind, b.email, b.password, request.ip, b.code);
       setSessionCookie(reply, o, signedIn);
       const { user } = signedIn;
       return {
@@ -31,6 +42,7 @@ export function webAuthRoutes(
         accountId: user.accountId,
         accountName: user.accountId === null ? null : await accountName(user.accountId),
         csrfToken: signedIn.csrfToken,
+        totpEnabled: user.totpEnabled,
       };
     },
   );
@@ -48,8 +60,25 @@ export function webAuthRoutes(
       accountId: user.accountId,
       accountName: user.accountId === null ? null : await accountName(user.accountId),
       csrfToken: user.csrfToken,
+      totpEnabled: user.totpEnabled,
     };
   });
+
+  // Two-step sign-in (TOTP) of the signed-in user: enrol (a pending secret), confirm, turn off.
+  const issuer = o.kind === 'customer' ? 'airgift dashboard' : 'airgift console';
+  app.post('/api/totp/enrol', { schema: { response: { 200: TotpEnrolment } } }, async (request) =>
+    o.users.enrolTotp(webUserOf(request), issuer),
+  );
+  app.post(
+    '/api/totp/confirm',
+    { schema: { body: CodeBody, response: { 200: TotpState } } },
+    async (request) => o.users.confirmTotp(webUserOf(request), request.body.code, request.ip),
+  );
+  app.post(
+    '/api/totp/disable',
+    { schema: { body: CodeBody, response: { 200: TotpState } } },
+    async (request) => o.users.disableTotp(webUserOf(request), request.body.code, request.ip),
+  );
 
   app.post('/api/sign-out', { schema: { response: { 200: Ok } } }, async (request, reply) => {
     const token = readCookie(request.headers.cookie, o.cookieName);

@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 /**
- * The tables of migration 0013 as Kysely sees them: the web users (dashboard customers and console
+ * The tables of migrations 0013 and 0014 as Kysely sees them: the web users (dashboard customers and console
  * operators), their invitations, sessions and failed sign-ins, the console's audit log and the
  * dashboard's record of code reveals. Kept beside the module that alone reads and writes them.
  */
@@ -17,6 +17,11 @@ export interface WebUsersTable {
   email: string;
   password_hash: string | null;
   created_at: WrittenAt;
+  /** migration 0014: the TOTP secret, sealed (lib/sealed-text.ts); pending until totp_enabled */
+  totp_secret: string | null;
+  totp_enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  /** the last time step whose code was accepted (a code is never accepted twice) */
+  totp_last_step: ColumnType<string | null, number | null | undefined, number | null>;
 }
 
 export interface WebInvitationsTable {

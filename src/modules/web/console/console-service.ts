@@ -1,7 +1,7 @@
 import type { Environment } from '../../../db/schema.ts';
+import { AppError } from '../../../errors/error-codes.ts';
 import type { ChangeVersions } from '../../../lib/change-versions.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import { AppError } from '../../../errors/error-codes.ts';
 import { type Dec, dec, roundToMinor } from '../../../lib/money.ts';
 import { formatDateTime } from '../../../lib/time-format.ts';
 import type { AccountsService, CreateAccountInput } from '../../accounts/index.ts';
@@ -255,7 +255,11 @@ export function createConsoleService(deps: {
         })),
         rates: [...used].sort().map((code) => {
           const rate = rates.get(code) as (typeof table)[number];
-          return { currencyCode: code, unitsPerUsd: dec(rate.unitsPerUsd).toNumber(), asOf: formatDateTime(rate.asOf) };
+          return {
+            currencyCode: code,
+            unitsPerUsd: dec(rate.unitsPerUsd).toNumber(),
+            asOf: formatDateTime(rate.asOf),
+          };
         }),
       };
     },

@@ -8,6 +8,12 @@ export const SignInBody = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 254 }),
     password: Type.String({ minLength: 1, maxLength: 500 }),
+    code: Type.Optional(
+      Type.String({
+        maxLength: 10,
+        description: 'the 6-digit code of the authenticator app, for a user with two-step sign-in on',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -33,7 +39,17 @@ export const SessionInfo = Type.Object({
   accountId: Type.Union([Type.Integer(), Type.Null()]),
   accountName: Type.Union([Type.String(), Type.Null()]),
   csrfToken: Type.String({ description: 'Send it back in X-CSRF-Token with every POST' }),
+  totpEnabled: Type.Boolean({ description: 'two-step sign-in (TOTP) is on for this user' }),
 });
+export const CodeBody = Type.Object(
+  { code: Type.String({ maxLength: 10, description: 'the 6-digit code of the authenticator app' }) },
+  { additionalProperties: false },
+);
+export const TotpEnrolment = Type.Object({
+  secret: Type.String({ description: 'the secret in base32, to type into an authenticator app' }),
+  uri: Type.String({ description: 'the otpauth:// URI (what the QR code holds)' }),
+});
+export const TotpState = Type.Object({ totpEnabled: Type.Boolean() });
 
 export const Ok = Type.Object({ ok: Type.Boolean() });
 
