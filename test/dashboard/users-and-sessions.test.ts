@@ -3,6 +3,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { Decimal } from 'decimal.js';
+import { base32Decode, stepAt, totpCode } from '../../src/lib/totp.ts';
 import { ADMIN_KEY, AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
 import { CACHE_DIR } from '../harness/templates.ts';
 
@@ -202,6 +204,156 @@ describe('dashboard users and sessions', () => {
     assert.notEqual(find(afterToken.body)?.lastUsedAt, find(before.body)?.lastUsedAt ?? 'x');
   });
 
+  test('TOTP: enrol, confirm, sign-in asks for the code, a code is used once, wrong codes lock out, off', async () => {
+    const invited = await invite(account.accountId, 'totp@example.com');
+    await post('/dashboard/api/welcome', { token: tokenOf(invited.link), password: 'totp passphrase' });
+    const first = await signIn('totp@example.com', 'totp passphrase');
+    assert.equal(first.answer.body.totpEnabled, false);
+    const headers = { cookie: first.cookie, 'x-csrf-token': first.answer.body.csrfToken };
+    const enrolled = await post('/dashboard/api/totp/enrol', {}, headers);
+    assert.equal(enrolled.status, 200, enrolled.text);
+    assert.match(enrolled.body.secret, /^[A-Z2-7]{32}$/);
+    const uri = new URL(enrolled.body.uri);
+    assert.equal(uri.searchParams.get('secret'), enrolled.body.secret);
+    const secret = base32Decode(enrolled.body.secret);
+    const stored = await server.db.kysely
+      .withTables<{ web_users: { email: string; totp_secret: string | null } }>()
+      .selectFrom('web_users')
+      .select('totp_secret')
+      .where('email', '=', 'totp@example.com')
+      .executeTakeFirstOrThrow();
+    assert.ok(stored.totp_secret && !stored.totp_secret.includes(enrolled.body.secret), 'sealed at rest');
+    const now = () => server.clock.now().getTime();
+    const codeAt = (step: number) => totpCode(secret, step);
+    // still off until confirmed: sign-in needs no code
+    assert.equal((await signIn('totp@example.com', 'totp passphrase')).answer.status, 200);
+    const wrong = await post('/dashboard/api/totp/confirm', { code: codeAt(stepAt(now()) + 5) }, headers);
+    assert.equal(wrong.status, 400);
+    const step = stepAt(now());
+    const confirmed = await post('/dashboard/api/totp/confirm', { code: codeAt(step) }, headers);
+    assert.deepEqual([confirmed.status, confirmed.body], [200, { totpEnabled: true }]);
+
+    const asked = await signIn('totp@example.com', 'totp passphrase');
+    assert.equal(asked.answer.status, 401);
+    assert.deepEqual(asked.answer.body.details, [{ field: 'code', issue: 'required' }]);
+    const send = (code: string) =>
+      post('/dashboard/api/sign-in', { email: 'totp@example.com', password: 'totp passphrase', code });
+    assert.equal((await send(codeAt(step))).status, 401, 'the code used to confirm is not taken again');
+    const next = await send(codeAt(step + 1));
+    assert.equal(next.status, 200, next.text);
+    assert.equal(next.body.totpEnabled, true);
+    assert.equal((await send(codeAt(step + 1))).status, 401, 'nor twice on sign-in');
+    // wrong codes count toward the lock-out: with the replay above, five failures lock the e-mail
+    const wrongCode = (i: number) => {
+      const code = String(100000 + i * 111111).slice(0, 6);
+      return [step, step + 1, step + 2].some((x) => codeAt(x) === code) ? '000000' : code;
+    };
+    for (let i = 1; i < 5; i++) assert.equal((await send(wrongCode(i))).status, 401);
+    assert.equal((await send(codeAt(step + 2))).status, 429, 'locked, even with a right code');
+    server.clock.advance(15 * 60_000 + 1000);
+    try {
+      const later = stepAt(now());
+      const session = await send(codeAt(later));
+      assert.equal(session.status, 200, session.text);
+      const cookie = String(session.headers['set-cookie']).split(';')[0];
+      const h2 = { cookie, 'x-csrf-token': session.body.csrfToken };
+      assert.equal((await post('/dashboard/api/totp/enrol', {}, h2)).status, 400, 'on already');
+      assert.equal((await post('/dashboard/api/totp/disable', { code: codeAt(later) }, h2)).status, 400);
+      const off = await post('/dashboard/api/totp/disable', { code: codeAt(later + 1) }, h2);
+      assert.deepEqual([off.status, off.body], [200, { totpEnabled: false }]);
+      assert.equal((await signIn('totp@example.com', 'totp passphrase')).answer.status, 200);
+    } finally {
+      server.clock.set(new Date());
+    }
+  });
+
+  test('console: top-up operators listed with their status, deactivated and activated, audited', async () => {
+    const { answer, cookie } = await signIn('ops@example.com', 'ops passphrase', '/console');
+    const headers = { cookie, 'x-csrf-token': answer.body.csrfToken };
+    const list = await server.http.get('/console/api/topup-operators?search=1001', { headers: { cookie } });
+    assert.deepEqual(
+      list.body.items.map((o: { operatorId: number; status: string }) => [o.operatorId, o.status]),
+      [[1001, 'ACTIVE']],
+    );
+    const off = await post('/console/api/topup-operators/1001/status', { status: 'INACTIVE' }, headers);
+    assert.deepEqual(off.body, { operatorId: 1001, status: 'INACTIVE' });
+    const token = await server.admin.token(account, AUDIENCES.topupsSandbox);
+    const read = () => server.http.get('/topups-sandbox/operators/1001', { token });
+    assert.equal((await read()).status, 404);
+    const again = await server.http.get('/console/api/topup-operators?search=1001', { headers: { cookie } });
+    assert.equal(again.body.items[0].status, 'INACTIVE');
+    await post('/console/api/topup-operators/1001/status', { status: 'ACTIVE' }, headers);
+    assert.equal((await read()).status, 200);
+    const unknown = await post('/console/api/topup-operators/999999/status', { status: 'ACTIVE' }, headers);
+    assert.equal(unknown.status, 404);
+    const audit = (await server.admin.call('GET', '/audit')).body.items;
+    assert.deepEqual(
+      audit.slice(0, 2).map((e: { action: string; target: string }) => [e.action, e.target]),
+      [
+        ['topup-operator.active', 'topup operator 1001'],
+        ['topup-operator.inactive', 'topup operator 1001'],
+      ],
+    );
+  });
+
+  test('console chart: revenue of every currency converted to USD at the FX table, exact to the cent', async () => {
+    const eur = await server.admin.createAccount({ environment: 'sandbox', currency: 'EUR', fund: 1000 });
+    const usd = await server.admin.createAccount({ environment: 'sandbox', fund: 1000 });
+    const order = async (who: typeof eur, customIdentifier: string) => {
+      const token = await server.admin.token(who, AUDIENCES.giftcardsSandbox);
+      const placed = await server.http.post(
+        '/giftcards-sandbox/orders',
+        { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Chart', customIdentifier },
+        { token },
+      );
+      assert.equal(placed.status, 200, placed.text);
+      return placed.body.amount as number;
+    };
+    const paidEur = await order(eur, 'chart-eur');
+    const paidUsd = await order(usd, 'chart-usd');
+    const { answer, cookie } = await signIn('ops@example.com', 'ops passphrase', '/console');
+    assert.equal(answer.status, 200);
+    const chart = (await server.http.get('/console/api/chart?environment=sandbox', { headers: { cookie } }))
+      .body;
+    assert.equal(chart.reportingCurrency, 'USD');
+    const today = server.clock.now().toISOString().slice(0, 10);
+    const rows = chart.byCurrency.filter(
+      (r: { day: string; product: string }) => r.day === today && r.product === 'giftcards',
+    );
+    const rates = new Map(
+      chart.rates.map((r: { currencyCode: string; unitsPerUsd: number }) => [r.currencyCode, r]),
+    );
+    assert.ok(rates.has('EUR') && rates.has('USD'));
+    const expected = rows
+      .reduce(
+        (sum: Decimal, r: { currencyCode: string; revenue: number }) =>
+          sum.plus(
+            new Decimal(r.revenue).div((rates.get(r.currencyCode) as { unitsPerUsd: number }).unitsPerUsd),
+          ),
+        new Decimal(0),
+      )
+      .toDecimalPlaces(2, Decimal.ROUND_HALF_UP)
+      .toNumber();
+    const total = chart.series.find(
+      (s: { day: string; product: string }) => s.day === today && s.product === 'giftcards',
+    );
+    assert.equal(total.revenue, expected);
+    assert.ok(
+      rows.some(
+        (r: { currencyCode: string; revenue: number }) => r.currencyCode === 'EUR' && r.revenue >= paidEur,
+      ),
+    );
+    assert.ok(
+      rows.some(
+        (r: { currencyCode: string; revenue: number }) => r.currencyCode === 'USD' && r.revenue >= paidUsd,
+      ),
+    );
+    assert.equal(
+      total.orders,
+      rows.reduce((n: number, r: { orders: number }) => n + r.orders, 0),
+    );
+  });
+
   test('the dashboard and the console publish OpenAPI documents of their JSON endpoints', async () => {
     const dashboard = (await server.http.get('/dashboard/openapi.json')).body;
     assert.equal(dashboard.servers[0].url, 'https://localhost/dashboard');
@@ -223,6 +375,11 @@ describe('dashboard users and sessions', () => {
       '/api/chart',
       '/api/stock',
       '/api/upstreams',
+      '/api/topup-operators',
+      '/api/topup-operators/{operatorId}/status',
+      '/api/totp/enrol',
+      '/api/totp/confirm',
+      '/api/totp/disable',
     ])
       assert.ok(consoleDoc.paths[path], `${path} documented`);
     const docs = await server.http.get('/dashboard/docs');
