@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { base32Decode, stepAt, totpCode } from '../../src/lib/totp.ts';
 import {
   AUDIENCES,
   queryDatabase,
@@ -35,6 +36,8 @@ describe('dashboard and console in a browser', { skip }, () => {
   let page: Page;
   let user: { email: string; password: string };
   const cspViolations: string[] = [];
+  /** axe findings of pages met in other tests (the TOTP enrolment) */
+  const problemsOf: string[] = [];
 
   before(async () => {
     [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
@@ -267,6 +270,76 @@ describe('dashboard and console in a browser', { skip }, () => {
     await operator.close();
   });
 
+  test('the operator deactivates a top-up operator in the console: refused to customers, audited, back on', async () => {
+    const operator = await newContext(browser, server);
+    const ops = await operator.newPage();
+    await signIn(ops, '/console', 'ops@example.com', 'operator passphrase 1');
+    await ops.goto('/console/#/operators?search=1001');
+    const row = ops.getByRole('row').filter({ hasText: 'Nigeria' }).first();
+    await row.getByText('ACTIVE').waitFor();
+    await row.getByRole('button', { name: 'Deactivate operator 1001' }).click();
+    await ops.getByRole('dialog').getByRole('button', { name: 'Deactivate' }).click();
+    await row.getByText('INACTIVE').waitFor();
+    const token = await server.token(AUDIENCES.topupsSandbox);
+    const sent = await server.http.post(
+      '/topups-sandbox/topups',
+      { operatorId: 1001, amount: 5, recipientPhone: { countryCode: 'NG', number: '08031234567' } },
+      { token },
+    );
+    assert.equal(sent.status, 422);
+    assert.equal(sent.body.errorCode, 'OPERATOR_UNAVAILABLE_OR_CURRENTLY_INACTIVE');
+    await row.getByRole('button', { name: 'Activate operator 1001' }).click();
+    await ops.getByRole('dialog').getByRole('button', { name: 'Activate' }).click();
+    await row.getByText('ACTIVE', { exact: true }).waitFor();
+    assert.equal((await server.http.get('/topups-sandbox/operators/1001', { token })).status, 200);
+    await ops.goto('/console/#/audit');
+    await ops.getByRole('row').filter({ hasText: 'topup-operator.inactive' }).waitFor();
+    await ops.getByRole('row').filter({ hasText: 'topup-operator.active' }).waitFor();
+    await ops.goto('/console/#/reports?environment=sandbox');
+    await ops
+      .getByTestId('revenue-note')
+      .getByText(/converted to USD/)
+      .waitFor();
+    await operator.close();
+  });
+
+  test('two-step sign-in: enrol with the shown secret, sign out, sign in with a computed code; a wrong code refused', async () => {
+    const invited = await admin(server, 'POST', `/accounts/${server.credentials.accountId}/users`, {
+      email: 'totp@example.com',
+    });
+    const visitor = await newContext(browser, server);
+    const p = await visitor.newPage();
+    await acceptInvitation(p, server, invited.link, 'totp passphrase 1');
+    await signIn(p, '/dashboard', 'totp@example.com', 'totp passphrase 1');
+    await p.goto('/dashboard/#/security');
+    await p.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
+    const secret = base32Decode((await p.getByTestId('totp-secret').textContent()) as string);
+    const uri = new URL((await p.getByTestId('totp-uri').textContent()) as string);
+    assert.equal(uri.protocol, 'otpauth:');
+    await p.getByRole('img', { name: /QR code/ }).waitFor();
+    problemsOf.push(...(await seriousViolations(p)).map((v) => `dashboard security (enrolment): ${v}`));
+    const confirmedAt = stepAt(Date.now());
+    await p.getByLabel('Code', { exact: true }).fill(totpCode(secret, confirmedAt));
+    await p.getByRole('button', { name: 'Turn on', exact: true }).click();
+    await p.getByTestId('totp-state').getByText('Two-step sign-in is on').waitFor();
+    await p.getByRole('button', { name: 'Sign out' }).click();
+
+    await p.getByLabel('E-mail').fill('totp@example.com');
+    await p.getByLabel('Password', { exact: true }).fill('totp passphrase 1');
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    const code = p.getByLabel('Code from your authenticator app');
+    await code.waitFor();
+    const step = Math.max(stepAt(Date.now()), confirmedAt + 1);
+    const right = totpCode(secret, step);
+    await code.fill(right === '000000' ? '111111' : '000000');
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.getByText('Wrong or already used code').waitFor();
+    await code.fill(right);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.getByRole('button', { name: 'Sign out' }).waitFor();
+    await visitor.close();
+  });
+
   test('five failed sign-ins lock the e-mail, even against the right password', async () => {
     const invited = await admin(server, 'POST', `/accounts/${server.credentials.accountId}/users`, {
       email: 'locked@example.com',
@@ -308,7 +381,7 @@ describe('dashboard and console in a browser', { skip }, () => {
     const csp = answer?.headers()['content-security-policy'] ?? '';
     assert.match(csp, /script-src 'self'/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
-    for (const path of ['overview', 'credentials', 'transactions', 'balance', 'docs']) {
+    for (const path of ['overview', 'credentials', 'transactions', 'balance', 'docs', 'security']) {
       await page.goto(`/dashboard/#/${path}?environment=sandbox`);
       await page.locator('main h1 + div').waitFor();
       problems.push(...(await seriousViolations(page)).map((v) => `dashboard ${path}: ${v}`));
@@ -333,7 +406,9 @@ describe('dashboard and console in a browser', { skip }, () => {
       'transactions',
       'reports',
       'catalogue',
+      'operators',
       'audit',
+      'security',
     ]) {
       await signInPage.goto(`/console/#/${path}`);
       await signInPage.locator('main h1 + div').waitFor();
@@ -349,6 +424,7 @@ describe('dashboard and console in a browser', { skip }, () => {
       problems.push(...(await seriousViolations(signInPage)).map((v) => `console ${path}: ${v}`));
     }
     await anonymous.close();
+    problems.push(...problemsOf);
     assert.deepEqual(problems, []);
     assert.deepEqual(cspViolations, [], 'the pages break none of their own CSP');
   });
