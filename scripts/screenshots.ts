@@ -52,6 +52,28 @@ async function placeOrders(server: ServerProcess) {
   }
 }
 
+/** An account in euros with one order, so the revenue chart converts two currencies to USD. */
+async function placeEuroOrder(server: ServerProcess) {
+  const eur = await admin(server, 'POST', '/accounts', {
+    name: 'Boutique Lyon',
+    currency: 'EUR',
+    country: 'FR',
+    environment: 'sandbox',
+    fund: 500,
+  });
+  const token = await server.http.post('/auth/oauth/token', {
+    client_id: eur.clientId,
+    client_secret: eur.clientSecret,
+    grant_type: 'client_credentials',
+    audience: AUDIENCES.giftcardsSandbox,
+  });
+  await server.http.post(
+    '/giftcards-sandbox/orders',
+    { productId: 11, quantity: 2, unitPrice: 10, senderName: 'Léa', customIdentifier: 'lyon-1' },
+    { token: token.body.access_token },
+  );
+}
+
 /** A few codes in the live stock of one product, so the console's stock levels show something. */
 async function importStock(server: ServerProcess) {
   const codes = Array.from(
@@ -70,6 +92,9 @@ async function main() {
   try {
     await mkdir(OUT, { recursive: true });
     await placeOrders(server);
+    await placeEuroOrder(server);
+    // one deactivated top-up operator, so the operators page shows both states
+    await admin(server, 'POST', '/topup-operators/1010/deactivate');
     await importStock(server);
     const user = await sandboxUser(server);
     const customer = await newContext(browser, server);
@@ -78,9 +103,14 @@ async function main() {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.screenshot({ path: join(OUT, 'sign-in.png') });
     await signIn(page, '/dashboard', user.email, user.password);
-    for (const name of ['overview', 'credentials', 'transactions', 'balance', 'docs']) {
+    for (const name of ['overview', 'credentials', 'transactions', 'balance', 'docs', 'security']) {
       await page.goto(`/dashboard/#/${name}?environment=sandbox`);
       await page.locator('main h1 + div').waitFor();
+      if (name === 'security') {
+        // the enrolment step: the QR code, the base32 secret and the otpauth URI (of a throwaway database)
+        await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
+        await page.getByTestId('totp-secret').waitFor();
+      }
       if (name === 'transactions') {
         await page
           .getByRole('button', { name: /^Show codes/ })
@@ -108,6 +138,7 @@ async function main() {
       ['transactions', 'transactions?environment=sandbox'],
       ['reports', 'reports?environment=sandbox'],
       ['catalogue', 'catalogue'],
+      ['operators', 'operators?search=NG'],
       ['audit', 'audit'],
     ]) {
       await ops.goto(`/console/#/${path}`);

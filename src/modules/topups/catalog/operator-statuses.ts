@@ -35,18 +35,19 @@ export function createOperatorStatuses(deps: {
     },
 
     /**
-     * Operators of the seeded catalogue whose name contains `search` or whose id is `search`, with
-     * the status they are served with, in id order, one page.
+     * Operators of the seeded catalogue of the country `search` names (two letters), else whose name
+     * contains `search` or whose id is `search`, with the status they are served with, in id order,
+     * one page.
      */
     async list(search: string | undefined, page: { limit: number; offset: number }) {
       const catalog = await source.of('sandbox');
-      const wanted = search?.toLowerCase();
-      const found = catalog.all.filter(
-        (o) =>
-          !wanted ||
-          o.name.toLowerCase().includes(wanted) ||
-          String(o.operatorId) === wanted ||
-          o.countryCode.toLowerCase() === wanted,
+      const wanted = search?.trim().toLowerCase();
+      // two letters naming a country of the catalogue: that country's operators only
+      const country = wanted?.length === 2 && catalog.hasCountry(wanted) ? wanted.toUpperCase() : null;
+      const found = catalog.all.filter((o) =>
+        country
+          ? o.countryCode === country
+          : !wanted || o.name.toLowerCase().includes(wanted) || String(o.operatorId) === wanted,
       );
       return {
         items: found.slice(page.offset, page.offset + page.limit).map((o) => ({
