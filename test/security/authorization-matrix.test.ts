@@ -358,6 +358,7 @@ describe('authorization matrix, admin base', () => {
       accountId: String(mine.account.accountId),
       clientId: mine.account.clientId,
       productId: '1840',
+      operatorId: '1001',
       currencyCode: 'EUR',
       product: 'giftcards',
       endpointId: '1',
