@@ -15,8 +15,9 @@ import {
 
 /**
  * The operator console: accounts (search, create, fund, adjust, limits, deactivate, credentials,
- * users), transactions of every account, ledger audit, catalogue, code stock, audit log, and a chart
- * of orders and revenue per day per product. Every change is recorded in the audit log server-side.
+ * users), transactions of every account, ledger audit, catalogue, code stock, top-up operators
+ * (activate/deactivate), audit log, two-step sign-in, and a chart of orders and revenue (in USD) per
+ * day per product. Every change is recorded in the audit log server-side.
  */
 
 interface AccountLine {

@@ -6,8 +6,9 @@ import { currentRoute, explain, go, type PageDef, start } from '../shared/shell.
 import { type Env, environmentSelect, envOf, pager, rerender } from '../shared/widgets.ts';
 
 /**
- * The account dashboard: overview, API credentials, transactions, balance history, docs. Every page
- * shows one environment (live or sandbox, `?environment=` in the address, chosen in the header).
+ * The account dashboard: overview, API credentials, transactions, balance history, docs, two-step
+ * sign-in. Every page shows one environment (live or sandbox, `?environment=` in the address,
+ * chosen in the header).
  */
 
 interface Line {

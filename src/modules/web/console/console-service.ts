@@ -16,7 +16,7 @@ import type { ConsoleRepository } from './console-repository.ts';
 
 /**
  * What the operator console does, through the services the admin API uses (accounts, ledger,
- * catalogue, stock). Every mutation is written to the audit log with the operator's e-mail and IP
+ * catalogue, top-up operator statuses, FX, stock). Every mutation is written to the audit log with the operator's e-mail and IP
  * before its answer goes back; a mutation that fails is not recorded.
  */
 export interface Operator {
