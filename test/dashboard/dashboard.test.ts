@@ -329,6 +329,7 @@ describe('dashboard and console in a browser', { skip }, () => {
     await p.getByRole('button', { name: 'Sign in' }).click();
     const code = p.getByLabel('Code from your authenticator app');
     await code.waitFor();
+    problemsOf.push(...(await seriousViolations(p)).map((v) => `sign-in (code asked): ${v}`));
     const step = Math.max(stepAt(Date.now()), confirmedAt + 1);
     const right = totpCode(secret, step);
     await code.fill(right === '000000' ? '111111' : '000000');
