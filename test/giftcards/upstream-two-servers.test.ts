@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type ResellerPair, startResellerPair } from '../harness/reseller-pair.ts';
 import { postgresForTests } from '../harness/server.ts';
-import type { ServerProcess } from '../harness/server-process.ts';
+import {
+  cutDatabase,
+  queryDatabase,
+  restoreDatabase,
+  type ServerProcess,
+} from '../harness/server-process.ts';
 
 // Issue 8: live gift cards bought from an upstream. Two real airgift processes, each on its own
 // PostgreSQL database: the upstream (its sandbox base serves the reseller's account there) and the
@@ -165,6 +170,43 @@ test("the upstream's balance runs out: refunded at once, 503, visible in upstrea
   assert.equal(ok.body.status, 'SUCCESSFUL', ok.text);
   const again = JSON.parse((await airgift('upstream', 'show', '--json')).stdout).items[0];
   assert.equal(again.health.insufficientBalance, false);
+  await auditsAreEmpty();
+});
+
+test('the upstream answers 503 (its database is down): passed on with Retry-After, refunded at once, nothing taken there', {
+  skip,
+}, async () => {
+  const balance = async () =>
+    (await reseller.http.get('/giftcards/accounts/balance', { token: resellerToken })).body.balance;
+  const before = await balance();
+  await cutDatabase(upstream.database);
+  let refused: Awaited<ReturnType<typeof order>>;
+  try {
+    refused = await order({ customIdentifier: 'unavailable-1' });
+  } finally {
+    await restoreDatabase(upstream.database);
+  }
+  assert.equal(refused.status, 503, refused.text);
+  assert.equal(refused.body.errorCode, 'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT');
+  assert.match(String(refused.headers['retry-after']), /^\d+$/, 'Retry-After');
+  const [t] = (
+    await reseller.http.get('/giftcards/reports/transactions?customIdentifier=unavailable-1', {
+      token: resellerToken,
+    })
+  ).body;
+  assert.equal(t.status, 'REFUNDED');
+  assert.equal(await balance(), before, 'refunded at once');
+  // the upstream's own answer (not ours for an unreachable upstream): the request reached it, refused
+  const [call] = await queryDatabase<{ state: string; attempts: number; last_error: string }>(
+    reseller.database,
+    "SELECT state, attempts, last_error FROM upstream_calls WHERE product = 'giftcards' AND transaction_id = $1",
+    [t.transactionId],
+  );
+  assert.equal(call.state, 'refused');
+  assert.equal(call.attempts, 1, 'sent once');
+  assert.match(call.last_error, /^HTTP 503 TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT/);
+  await until('the upstream ready again', async () => (await upstream.http.get('/ready')).status === 200);
+  assert.equal((await atUpstreamFor(t.transactionId)).length, 0, 'the upstream took nothing');
   await auditsAreEmpty();
 });
 
