@@ -100,7 +100,7 @@ before(async () => {
   if (!pg) return;
   pair = await startResellerPair({
     product: 'giftcards',
-    resellerEnv: { FULFILMENT_POLL_MS: '200', UPSTREAM_TIMEOUT_SECONDS: '2' },
+    resellerEnv: { UPSTREAM_TIMEOUT_SECONDS: '2' },
   });
   ({ upstream, reseller, atUpstream, upstreamToken } = pair);
   resellerToken = pair.liveToken;

@@ -58,14 +58,25 @@ export interface ResellerPair {
 
 const portOf = (server: ServerProcess) => Number(new URL(server.url).port);
 
+/**
+ * Both processes poll often, so that the cases wait on their workers as little as possible: the gift
+ * card and top-up workers every 200 ms, an order PROCESSING at the upstream (or unknown there) asked
+ * about again after 500 ms instead of 3 s. A suite's own env overrides any of them.
+ */
+const FAST_WORKERS = {
+  FULFILMENT_POLL_MS: '200',
+  TOPUP_WORKER_INTERVAL_MS: '200',
+  UPSTREAM_RECHECK_MS: '500',
+};
+
 export async function startResellerPair(options: ResellerPairOptions): Promise<ResellerPair> {
   const { product } = options;
   const proxy = await startTcpProxy();
   const upstreamBase = `https://localhost:${proxy.port}`;
-  const upstreamEnv = { PUBLIC_URL: upstreamBase, ...options.upstreamEnv };
+  const upstreamEnv = { ...FAST_WORKERS, PUBLIC_URL: upstreamBase, ...options.upstreamEnv };
   const started = await Promise.allSettled([
     startServerProcess(upstreamEnv),
-    startServerProcess(options.resellerEnv),
+    startServerProcess({ ...FAST_WORKERS, ...options.resellerEnv }),
   ]);
   const [first, reseller] = started.map((s) => (s.status === 'fulfilled' ? s.value : null));
   const upstreams: ServerProcess[] = first ? [first] : [];

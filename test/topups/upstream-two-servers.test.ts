@@ -112,11 +112,11 @@ async function sameAtUpstream(mine: any) {
 
 before(async () => {
   if (!pg) return;
-  // short sandbox processing at the upstream; a fast worker at the reseller
+  // short sandbox processing at the upstream (the harness makes both workers fast)
   pair = await startResellerPair({
     product: 'topups',
     upstreamEnv: { TOPUP_SANDBOX_PROCESSING_SECONDS: '1' },
-    resellerEnv: { TOPUP_WORKER_INTERVAL_MS: '200', UPSTREAM_TIMEOUT_SECONDS: '2' },
+    resellerEnv: { UPSTREAM_TIMEOUT_SECONDS: '2' },
   });
   ({ upstream, reseller, atUpstream, upstreamToken } = pair);
   resellerToken = pair.liveToken;

@@ -71,7 +71,7 @@ before(async () => {
   pair = await startResellerPair({
     product: 'giftcards',
     upstreamEnv: { SANDBOX_PROCESSING_SECONDS: '1' },
-    resellerEnv: { UPSTREAM_SYNC_MINUTES: '0', FULFILMENT_POLL_MS: '200' },
+    resellerEnv: { UPSTREAM_SYNC_MINUTES: '0' },
     setArgs: ['--margin-percent', MARGIN],
   });
   ({ upstream, reseller, upstreamToken, liveToken } = pair);

@@ -96,7 +96,7 @@ before(async () => {
   pair = await startResellerPair({
     product: 'topups',
     upstreamEnv: { FX_MARGIN_PERCENT: UPSTREAM_FX_MARGIN, TOPUP_SANDBOX_PROCESSING_SECONDS: '1' },
-    resellerEnv: { UPSTREAM_SYNC_MINUTES: '0', TOPUP_WORKER_INTERVAL_MS: '200' },
+    resellerEnv: { UPSTREAM_SYNC_MINUTES: '0' },
     setArgs: ['--margin-percent', MARGIN],
   });
   ({ upstream, reseller, upstreamToken, liveToken } = pair);
