@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CACHE_DIR } from './templates.ts';
@@ -54,7 +54,18 @@ export function ensureServerBundle(): Promise<string> {
       await rm(building, { recursive: true, force: true });
       if (!existsSync(main)) throw error; // otherwise another process made the same one meanwhile
     });
+    await pruneOlderBundles(dir);
     return main;
   })();
   return built;
+}
+
+/** Bundles of earlier sources (one per edit) are removed once an hour old: no run still uses them. */
+async function pruneOlderBundles(current: string) {
+  const hourAgo = Date.now() - 3_600_000;
+  for (const name of await readdir(CACHE_DIR)) {
+    const path = join(CACHE_DIR, name);
+    if (!/^server-[0-9a-f]{12}$/.test(name) || path === current) continue;
+    if ((await stat(path)).mtimeMs < hourAgo) await rm(path, { recursive: true, force: true });
+  }
 }
