@@ -257,6 +257,12 @@ export const SETTINGS = {
     'Live fulfilment by an upstream: how long one call to it may take before its outcome counts as unknown (then reconciled), seconds.',
     '30',
   ),
+  upstreamRecheckMs: setting(
+    'UPSTREAM_RECHECK_MS',
+    integer(100, 3_600_000),
+    'Live fulfilment by an upstream: how long an order or top-up PROCESSING there (or whose outcome is unknown) waits before the upstream is asked again, milliseconds.',
+    '3000',
+  ),
   workerLeaseSeconds: setting(
     'WORKER_LEASE_SECONDS',
     integer(1, 3600),

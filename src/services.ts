@@ -74,6 +74,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     ),
     clock,
     timeoutMs: config.upstreamTimeoutSeconds * 1000,
+    recheckMs: config.upstreamRecheckMs,
   });
   const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries, upstreams });
   const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries, upstreams });

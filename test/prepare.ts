@@ -1,4 +1,5 @@
 import { loadTls } from '../src/http/tls.ts';
+import { ensureServerBundle } from './harness/server-bundle.ts';
 import {
   CACHE_DIR,
   ensurePgliteTemplate,
@@ -10,13 +11,16 @@ import {
  * Runs once before the test files (npm test): builds the migrated PGlite dump and, where the
  * PostgreSQL server answers, the migrated template database, so each test file only copies them.
  * It also makes the suite's development CA and certificate here, once: test files run in parallel
- * and would otherwise race to create them (one file's CA signing another's certificate).
+ * and would otherwise race to create them (one file's CA signing another's certificate); and the
+ * production bundle the suites' server processes run (harness/server-bundle.ts).
  */
 const started = Date.now();
 await loadTls({ dataDir: CACHE_DIR, hosts: ['localhost'] });
+const bundled = ensureServerBundle();
 await ensurePgliteTemplate();
 const pg = await postgresAvailable();
 if (pg) await ensurePostgresTemplate();
+await bundled;
 process.stdout.write(
   `test templates ready in ${Date.now() - started} ms (PGlite${pg ? ' + PostgreSQL' : '; PostgreSQL not reachable, its suites will be skipped'})\n`,
 );

@@ -1,4 +1,4 @@
-import type { TopupRow, TopupService } from '../modules/topups/index.ts';
+import type { TopupService } from '../modules/topups/index.ts';
 import type { Leases } from './lease-repository.ts';
 import type { JobHandler } from './worker.ts';
 
@@ -8,20 +8,18 @@ import type { JobHandler } from './worker.ts';
  * and is tried at the next run. The state change is conditional (`WHERE status = 'PROCESSING'`), so a
  * top-up taken over after an expired lease is still moved once.
  */
-export function topupCompletionJob(
-  orders: TopupService,
-  leases: Leases,
-  intervalMs: number,
-): JobHandler<TopupRow> {
+export function topupCompletionJob(orders: TopupService, leases: Leases, intervalMs: number): JobHandler {
   return {
     name: 'topup-completion',
     intervalMs,
-    due: (now, limit) => leases.claim('topup_transactions', 'next_check_at', now, limit),
-    run: (row) => orders.complete(row),
-    release: (rows) =>
+    // only the id: the step reads the row again, locked (and its PIN voucher opened, by the repository)
+    due: async (now, limit) =>
+      (await leases.claim('topup_transactions', 'next_check_at', now, limit)).map((r) => ({ id: r.id })),
+    run: (job) => orders.complete(job),
+    release: (jobs) =>
       leases.release(
         'topup_transactions',
-        rows.map((r) => r.id),
+        jobs.map((j) => j.id),
       ),
   };
 }

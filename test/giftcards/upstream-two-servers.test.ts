@@ -1,31 +1,26 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
-import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
-import { type ServerProcess, startServerProcess } from '../harness/server-process.ts';
-import { startTcpProxy, type TcpProxy } from '../harness/tcp-proxy.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
+import { type ResellerPair, startResellerPair } from '../harness/reseller-pair.ts';
+import { postgresForTests } from '../harness/server.ts';
+import {
+  cutDatabase,
+  queryDatabase,
+  restoreDatabase,
+  type ServerProcess,
+} from '../harness/server-process.ts';
 
 // Issue 8: live gift cards bought from an upstream. Two real airgift processes, each on its own
 // PostgreSQL database: the upstream (its sandbox base serves the reseller's account there) and the
 // reseller (live, its upstream set with the CLI), with a real TCP proxy between them that can hold
-// the upstream's answers or everything. Each case ends with the reseller's ledger audit empty and
-// the upstream holding exactly one transaction per reseller order that it took.
+// the upstream's answers or everything (harness/reseller-pair.ts). Each case ends with the reseller's
+// ledger audit empty and the upstream holding exactly one transaction per reseller order that it took.
 const pg = await postgresForTests();
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'airgift.mjs');
-const CA_FILE = join(CACHE_DIR, 'tls', 'ca.crt');
 const PRODUCT = 1840; // Amazon US, FIXED, 10 USD among its denominations: SUCCESSFUL at once in a sandbox
 
-let proxy: TcpProxy;
-let upstreamEnv: Record<string, string>;
+let pair: ResellerPair;
 let upstream: ServerProcess;
-/** The first upstream process: its cleanup drops the database the restarted ones share. */
-let firstUpstream: ServerProcess;
 let reseller: ServerProcess;
-let atUpstream: { accountId: number; clientId: string; clientSecret: string };
+let atUpstream: ResellerPair['atUpstream'];
 let upstreamToken: string;
 let resellerToken: string;
 let resellerAccountId: number;
@@ -43,17 +38,9 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 }
 
 const admin = (server: ServerProcess, method: string, path: string, body?: unknown) =>
-  server.http.call(method, `/admin${path}`, { token: ADMIN_KEY, body });
+  pair.admin(server, method, path, body);
 
-const airgift = (...args: string[]) =>
-  run(process.execPath, [BIN, ...args], {
-    env: {
-      ...process.env,
-      AIRGIFT_URL: reseller.url,
-      AIRGIFT_ADMIN_KEY: ADMIN_KEY,
-      AIRGIFT_CA_FILE: CA_FILE,
-    },
-  });
+const airgift = (...args: string[]) => pair.airgift(...args);
 
 const order = (body: Record<string, unknown>) =>
   reseller.http.post(
@@ -111,61 +98,18 @@ async function sameCodes(id: number) {
 
 before(async () => {
   if (!pg) return;
-  proxy = await startTcpProxy();
-  upstreamEnv = { PUBLIC_URL: `https://localhost:${proxy.port}`, LOG_LEVEL: 'warn' };
-  [firstUpstream, reseller] = await Promise.all([
-    startServerProcess(upstreamEnv),
-    startServerProcess({ FULFILMENT_POLL_MS: '200', UPSTREAM_TIMEOUT_SECONDS: '2' }),
-  ]);
-  upstream = firstUpstream;
-  proxy.setTarget(Number(new URL(upstream.url).port));
-
-  const created = await admin(upstream, 'POST', '/accounts', {
-    name: 'reseller at the upstream',
-    currency: 'USD',
-    country: 'US',
-    environment: 'sandbox',
-    fund: 1000,
+  pair = await startResellerPair({
+    product: 'giftcards',
+    resellerEnv: { UPSTREAM_TIMEOUT_SECONDS: '2' },
   });
-  assert.equal(created.status, 200, created.text);
-  atUpstream = created.body;
-  const tokenAnswer = await upstream.http.post('/auth/oauth/token', {
-    client_id: atUpstream.clientId,
-    client_secret: atUpstream.clientSecret,
-    grant_type: 'client_credentials',
-    audience: `https://localhost:${proxy.port}/giftcards-sandbox`,
-  });
-  upstreamToken = tokenAnswer.body.access_token;
-
-  const { stdout } = await airgift(
-    ...['upstream', 'set', 'giftcards', '--url', `https://localhost:${proxy.port}/giftcards-sandbox`],
-    ...['--auth-url', `https://localhost:${proxy.port}/auth`, '--client-id', atUpstream.clientId],
-    ...['--client-secret', atUpstream.clientSecret, '--ca-file', CA_FILE, '--json'],
-  );
-  assert.deepEqual(JSON.parse(stdout).balance, { balance: 1000, currencyCode: 'USD' });
-
-  const live = await admin(reseller, 'POST', '/accounts', {
-    name: 'live customer',
-    currency: 'USD',
-    country: 'US',
-    environment: 'live',
-    fund: 1000,
-  });
-  resellerAccountId = live.body.accountId;
-  const t = await reseller.http.post('/auth/oauth/token', {
-    client_id: live.body.clientId,
-    client_secret: live.body.clientSecret,
-    grant_type: 'client_credentials',
-    audience: 'https://localhost/giftcards',
-  });
-  resellerToken = t.body.access_token;
+  ({ upstream, reseller, atUpstream, upstreamToken } = pair);
+  resellerToken = pair.liveToken;
+  resellerAccountId = pair.liveAccountId;
+  assert.deepEqual(pair.setOutput.balance, { balance: 1000, currencyCode: 'USD' });
 });
 
 after(async () => {
-  if (upstream && upstream !== firstUpstream) await upstream.cleanup();
-  await firstUpstream?.cleanup();
-  await reseller?.cleanup();
-  await proxy?.close();
+  await pair?.stop();
 });
 
 const skip = !pg && 'PostgreSQL not reachable';
@@ -229,10 +173,47 @@ test("the upstream's balance runs out: refunded at once, 503, visible in upstrea
   await auditsAreEmpty();
 });
 
+test('the upstream answers 503 (its database is down): passed on with Retry-After, refunded at once, nothing taken there', {
+  skip,
+}, async () => {
+  const balance = async () =>
+    (await reseller.http.get('/giftcards/accounts/balance', { token: resellerToken })).body.balance;
+  const before = await balance();
+  await cutDatabase(upstream.database);
+  let refused: Awaited<ReturnType<typeof order>>;
+  try {
+    refused = await order({ customIdentifier: 'unavailable-1' });
+  } finally {
+    await restoreDatabase(upstream.database);
+  }
+  assert.equal(refused.status, 503, refused.text);
+  assert.equal(refused.body.errorCode, 'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT');
+  assert.match(String(refused.headers['retry-after']), /^\d+$/, 'Retry-After');
+  const [t] = (
+    await reseller.http.get('/giftcards/reports/transactions?customIdentifier=unavailable-1', {
+      token: resellerToken,
+    })
+  ).body;
+  assert.equal(t.status, 'REFUNDED');
+  assert.equal(await balance(), before, 'refunded at once');
+  // the upstream's own answer (not ours for an unreachable upstream): the request reached it, refused
+  const [call] = await queryDatabase<{ state: string; attempts: number; last_error: string }>(
+    reseller.database,
+    "SELECT state, attempts, last_error FROM upstream_calls WHERE product = 'giftcards' AND transaction_id = $1",
+    [t.transactionId],
+  );
+  assert.equal(call.state, 'refused');
+  assert.equal(call.attempts, 1, 'sent once');
+  assert.match(call.last_error, /^HTTP 503 TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT/);
+  await until('the upstream ready again', async () => (await upstream.http.get('/ready')).status === 200);
+  assert.equal((await atUpstreamFor(t.transactionId)).length, 0, 'the upstream took nothing');
+  await auditsAreEmpty();
+});
+
 test('the upstream killed mid-order (its answer held) and restarted: reconciled, bought once', {
   skip,
 }, async () => {
-  proxy.stall('responses');
+  pair.proxy.stall('responses');
   const pending = order({ customIdentifier: 'killed-1' });
   // the reseller recorded its order; the upstream has bought it, its answer held in the proxy
   const mine = await until('the reseller order', async () => {
@@ -251,9 +232,8 @@ test('the upstream killed mid-order (its answer held) and restarted: reconciled,
   assert.equal(answered.status, 200, answered.text);
   assert.equal(answered.body.status, 'PROCESSING', 'outcome unknown: kept PROCESSING');
 
-  upstream = await startServerProcess(upstreamEnv, firstUpstream);
-  proxy.setTarget(Number(new URL(upstream.url).port));
-  proxy.resume();
+  upstream = await pair.restartUpstream();
+  pair.proxy.resume();
   const done = await until('the reconciled order', async () => {
     const t = await resellerTransaction(mine.transactionId);
     return t.status === 'SUCCESSFUL' && t;
@@ -267,14 +247,14 @@ test('the upstream killed mid-order (its answer held) and restarted: reconciled,
 test('a call that times out before reaching the upstream: PROCESSING, then provably absent, bought once', {
   skip,
 }, async () => {
-  proxy.stall('both');
+  pair.proxy.stall('both');
   const started = Date.now();
   const a = await order({ customIdentifier: 'stalled-1' });
   assert.equal(a.status, 200, a.text);
   assert.equal(a.body.status, 'PROCESSING');
   assert.ok(Date.now() - started >= 1900, 'answered after UPSTREAM_TIMEOUT_SECONDS');
   assert.equal((await atUpstreamFor(a.body.transactionId)).length, 0, 'nothing reached the upstream');
-  proxy.resume();
+  pair.proxy.resume();
   await until('the order bought after reconciliation', async () => {
     const t = await resellerTransaction(a.body.transactionId);
     return t.status === 'SUCCESSFUL';
@@ -287,7 +267,7 @@ test('a call that times out before reaching the upstream: PROCESSING, then prova
 test('unknown, then refused when sent again (the upstream ran out meanwhile): the worker refunds it', {
   skip,
 }, async () => {
-  proxy.stall('both');
+  pair.proxy.stall('both');
   const a = await order({ customIdentifier: 'late-refusal-1' });
   assert.equal(a.body.status, 'PROCESSING', a.text);
   const balance = await upstreamBalance();
@@ -296,7 +276,7 @@ test('unknown, then refused when sent again (the upstream ran out meanwhile): th
     amount: -(balance - 1),
     reason: 'test: leave 1 USD',
   });
-  proxy.resume();
+  pair.proxy.resume();
   const t = await until('the refund by the worker', async () => {
     const r = await resellerTransaction(a.body.transactionId);
     return r.status === 'REFUNDED' && r;
@@ -314,12 +294,12 @@ test('unknown, then refused when sent again (the upstream ran out meanwhile): th
 test('a timeout after the upstream bought (its answer held): reconciled from its report, not bought again', {
   skip,
 }, async () => {
-  proxy.stall('responses');
+  pair.proxy.stall('responses');
   const a = await order({ customIdentifier: 'slow-answer-1' });
   assert.equal(a.status, 200, a.text);
   assert.equal(a.body.status, 'PROCESSING');
   assert.equal((await atUpstreamFor(a.body.transactionId)).length, 1, 'the upstream bought it');
-  proxy.resume();
+  pair.proxy.resume();
   await until(
     'the order reconciled',
     async () => (await resellerTransaction(a.body.transactionId)).status === 'SUCCESSFUL',

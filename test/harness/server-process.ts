@@ -5,13 +5,15 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { loadTls } from '../../src/http/tls.ts';
 import { ADMIN_KEY, AUDIENCES, createHttpClient, type HttpClient } from './server.ts';
+import { ensureServerBundle } from './server-bundle.ts';
 import { ADMIN_PG_URL, CACHE_DIR, createPostgresDatabase } from './templates.ts';
 
 /**
- * The real server as an operator runs it: `src/main.ts` in a process of its own, on a fresh
- * PostgreSQL database copied from the migrated template, its own DATA_DIR, a free port. The fault
- * suites break things around it (its database, its stdout, signals) and watch what it does.
- * Only this process is ever signalled or killed, by its pid.
+ * The real server as an operator runs it: the production bundle of `src/main.ts` (what `npm start`
+ * runs; server-bundle.ts) in a process of its own, on a fresh PostgreSQL database copied from the
+ * migrated template, its own DATA_DIR, a free port. The fault suites break things around it (its
+ * database, its stdout, signals) and watch what it does. Only this process is ever signalled or
+ * killed, by its pid. TEST_SERVER=sources runs `src/main.ts` through tsx instead (no build step).
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
@@ -54,7 +56,11 @@ export async function startServerProcess(
   // One deployment: a second server shares the first one's DATA_DIR (its keys, the card codes key among them).
   const dataDir = sharing ? sharing.dataDir : await mkdtemp(join(tmpdir(), 'airgift-server-'));
   const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
+  const entry =
+    process.env.TEST_SERVER === 'sources'
+      ? ['--import', 'tsx', join(ROOT, 'src', 'main.ts')]
+      : ['--enable-source-maps', await ensureServerBundle()];
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: {
       ...inherited,

@@ -1,34 +1,24 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
-import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
-import { type ServerProcess, startServerProcess } from '../harness/server-process.ts';
-import { startTcpProxy, type TcpProxy } from '../harness/tcp-proxy.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
+import { type ResellerPair, startResellerPair } from '../harness/reseller-pair.ts';
+import { postgresForTests } from '../harness/server.ts';
+import type { ServerProcess } from '../harness/server-process.ts';
 import { VENDOR_ACCEPT } from './helpers.ts';
 
 // Issue 8: live top-ups bought from an upstream. Two real airgift processes, each on its own
 // PostgreSQL database: the upstream (its sandbox base serves the reseller's account there, its test
 // numbers force each outcome) and the reseller (live, its upstream set with the CLI), with a real TCP
-// proxy between them that can hold the upstream's answers or everything. Each case ends with both
-// ledger audits empty and the upstream holding exactly one transaction per reseller top-up that
-// reached it.
+// proxy between them that can hold the upstream's answers or everything (harness/reseller-pair.ts).
+// Each case ends with both ledger audits empty and the upstream holding exactly one transaction per
+// reseller top-up that reached it.
 const pg = await postgresForTests();
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'airgift.mjs');
-const CA_FILE = join(CACHE_DIR, 'tls', 'ca.crt');
 const MTN = 1001; // MTN Nigeria airtime: RANGE, local amounts in NGN
 const MTN_PIN = 1004; // MTN Nigeria PIN: FIXED vouchers with local amounts (7500, 30000, 40000 NGN)
 
-let proxy: TcpProxy;
-let upstreamEnv: Record<string, string>;
+let pair: ResellerPair;
 let upstream: ServerProcess;
-/** The first upstream process: its cleanup drops the database the restarted ones share. */
-let firstUpstream: ServerProcess;
 let reseller: ServerProcess;
-let atUpstream: { accountId: number; clientId: string; clientSecret: string };
+let atUpstream: ResellerPair['atUpstream'];
 let upstreamToken: string;
 let resellerToken: string;
 
@@ -52,17 +42,9 @@ const ngNumber = (suffix: string) => ({
 });
 
 const admin = (server: ServerProcess, method: string, path: string, body?: unknown) =>
-  server.http.call(method, `/admin${path}`, { token: ADMIN_KEY, body });
+  pair.admin(server, method, path, body);
 
-const airgift = (...args: string[]) =>
-  run(process.execPath, [BIN, ...args], {
-    env: {
-      ...process.env,
-      AIRGIFT_URL: reseller.url,
-      AIRGIFT_ADMIN_KEY: ADMIN_KEY,
-      AIRGIFT_CA_FILE: CA_FILE,
-    },
-  });
+const airgift = (...args: string[]) => pair.airgift(...args);
 
 const headers = { accept: VENDOR_ACCEPT };
 
@@ -130,65 +112,19 @@ async function sameAtUpstream(mine: any) {
 
 before(async () => {
   if (!pg) return;
-  proxy = await startTcpProxy();
-  // short sandbox processing at the upstream; a fast worker at the reseller
-  upstreamEnv = {
-    PUBLIC_URL: `https://localhost:${proxy.port}`,
-    LOG_LEVEL: 'warn',
-    TOPUP_SANDBOX_PROCESSING_SECONDS: '1',
-  };
-  [firstUpstream, reseller] = await Promise.all([
-    startServerProcess(upstreamEnv),
-    startServerProcess({ TOPUP_WORKER_INTERVAL_MS: '200', UPSTREAM_TIMEOUT_SECONDS: '2' }),
-  ]);
-  upstream = firstUpstream;
-  proxy.setTarget(Number(new URL(upstream.url).port));
-
-  const created = await admin(upstream, 'POST', '/accounts', {
-    name: 'reseller at the upstream',
-    currency: 'USD',
-    country: 'US',
-    environment: 'sandbox',
-    fund: 1000,
+  // short sandbox processing at the upstream (the harness makes both workers fast)
+  pair = await startResellerPair({
+    product: 'topups',
+    upstreamEnv: { TOPUP_SANDBOX_PROCESSING_SECONDS: '1' },
+    resellerEnv: { UPSTREAM_TIMEOUT_SECONDS: '2' },
   });
-  assert.equal(created.status, 200, created.text);
-  atUpstream = created.body;
-  const tokenAnswer = await upstream.http.post('/auth/oauth/token', {
-    client_id: atUpstream.clientId,
-    client_secret: atUpstream.clientSecret,
-    grant_type: 'client_credentials',
-    audience: `https://localhost:${proxy.port}/topups-sandbox`,
-  });
-  upstreamToken = tokenAnswer.body.access_token;
-
-  const { stdout } = await airgift(
-    ...['upstream', 'set', 'topups', '--url', `https://localhost:${proxy.port}/topups-sandbox`],
-    ...['--auth-url', `https://localhost:${proxy.port}/auth`, '--client-id', atUpstream.clientId],
-    ...['--client-secret', atUpstream.clientSecret, '--ca-file', CA_FILE, '--json'],
-  );
-  assert.deepEqual(JSON.parse(stdout).balance, { balance: 1000, currencyCode: 'USD' });
-
-  const live = await admin(reseller, 'POST', '/accounts', {
-    name: 'live customer',
-    currency: 'USD',
-    country: 'US',
-    environment: 'live',
-    fund: 1000,
-  });
-  const t = await reseller.http.post('/auth/oauth/token', {
-    client_id: live.body.clientId,
-    client_secret: live.body.clientSecret,
-    grant_type: 'client_credentials',
-    audience: 'https://localhost/topups',
-  });
-  resellerToken = t.body.access_token;
+  ({ upstream, reseller, atUpstream, upstreamToken } = pair);
+  resellerToken = pair.liveToken;
+  assert.deepEqual(pair.setOutput.balance, { balance: 1000, currencyCode: 'USD' });
 });
 
 after(async () => {
-  if (upstream && upstream !== firstUpstream) await upstream.cleanup();
-  await firstUpstream?.cleanup();
-  await reseller?.cleanup();
-  await proxy?.close();
+  await pair?.stop();
 });
 
 const skip = !pg && 'PostgreSQL not reachable';
@@ -334,7 +270,7 @@ test("the upstream's balance runs out: refunded at once, 503, visible in upstrea
 test('the upstream killed mid-top-up (its answer held) and restarted: reconciled, bought once', {
   skip,
 }, async () => {
-  proxy.stall('responses');
+  pair.proxy.stall('responses');
   const pending = topup({ customIdentifier: 'killed-1', recipientPhone: ngNumber('45678') });
   const mine = await until('the reseller top-up', () => resellerTopupBy('killed-1'));
   await until('the upstream transaction', async () => (await atUpstreamFor(mine.transactionId)).length === 1);
@@ -345,9 +281,8 @@ test('the upstream killed mid-top-up (its answer held) and restarted: reconciled
   assert.equal(answered.status, 200, answered.text);
   assert.equal(answered.body.status, 'PROCESSING', 'outcome unknown: kept PROCESSING');
 
-  upstream = await startServerProcess(upstreamEnv, firstUpstream);
-  proxy.setTarget(Number(new URL(upstream.url).port));
-  proxy.resume();
+  upstream = await pair.restartUpstream();
+  pair.proxy.resume();
   const done = await until('the reconciled top-up', async () => {
     const t = await resellerTopup(mine.transactionId);
     return t.status === 'SUCCESSFUL' && t;
@@ -359,13 +294,13 @@ test('the upstream killed mid-top-up (its answer held) and restarted: reconciled
 test('a call that times out before reaching the upstream: PROCESSING, then provably absent, bought once', {
   skip,
 }, async () => {
-  proxy.stall('both');
+  pair.proxy.stall('both');
   const started = Date.now();
   const a = await topup({ customIdentifier: 'stalled-1', recipientPhone: ngNumber('56789') });
   assert.equal(a.status, 200, a.text);
   assert.equal(a.body.status, 'PROCESSING');
   assert.ok(Date.now() - started >= 1900, 'answered after UPSTREAM_TIMEOUT_SECONDS');
-  proxy.resume();
+  pair.proxy.resume();
   assert.equal((await atUpstreamFor(a.body.transactionId)).length, 0, 'nothing reached the upstream');
   const done = await until('the top-up bought after reconciliation', async () => {
     const t = await resellerTopup(a.body.transactionId);
@@ -378,11 +313,11 @@ test('a call that times out before reaching the upstream: PROCESSING, then prova
 test('a timeout after the upstream bought (its answer held): reconciled from its report, not bought again', {
   skip,
 }, async () => {
-  proxy.stall('responses');
+  pair.proxy.stall('responses');
   const a = await topup({ customIdentifier: 'slow-answer-1', recipientPhone: ngNumber('67890') });
   assert.equal(a.status, 200, a.text);
   assert.equal(a.body.status, 'PROCESSING');
-  proxy.resume();
+  pair.proxy.resume();
   assert.equal((await atUpstreamFor(a.body.transactionId)).length, 1, 'the upstream bought it');
   const done = await until('the top-up reconciled', async () => {
     const t = await resellerTopup(a.body.transactionId);

@@ -1,53 +1,30 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
 import { dec } from '../../src/lib/money.ts';
 import { priceOrder } from '../../src/modules/giftcards/orders/order-pricing.ts';
-import { ADMIN_KEY, AUDIENCES, postgresForTests } from '../harness/server.ts';
+import { type ResellerPair, startResellerPair } from '../harness/reseller-pair.ts';
+import { AUDIENCES, postgresForTests } from '../harness/server.ts';
 import { queryDatabase, type ServerProcess, startServerProcess } from '../harness/server-process.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
 
-// Issue 8, catalogue sync: two real airgift processes. The upstream serves its sandbox (seed products
+// Issue 8, catalogue sync: two real airgift processes (harness/reseller-pair.ts). The upstream serves its sandbox (seed products
 // and its test products 11–25) to the reseller's account there; the reseller has the upstream set by
 // the CLI with a 2% margin and syncs its LIVE gift card catalogue from it (`catalog sync`). The live
 // catalogue then equals the upstream's by id, is never priced below what the upstream charges, loses
 // a product the upstream deactivates at the next sync, and the reseller's sandbox keeps the seed.
 const pg = await postgresForTests();
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'airgift.mjs');
-const CA_FILE = join(CACHE_DIR, 'tls', 'ca.crt');
 const MARGIN = '2';
 
+let pair: ResellerPair;
 let upstream: ServerProcess;
 let reseller: ServerProcess;
-let upstreamBase: string;
 let upstreamToken: string;
 let liveToken: string;
 let resellerSandboxToken: string;
 
 const admin = (server: ServerProcess, method: string, path: string, body?: unknown) =>
-  server.http.call(method, `/admin${path}`, { token: ADMIN_KEY, body });
+  pair.admin(server, method, path, body);
 
-const airgift = (...args: string[]) =>
-  run(process.execPath, [BIN, ...args], {
-    env: {
-      ...process.env,
-      AIRGIFT_URL: reseller.url,
-      AIRGIFT_ADMIN_KEY: ADMIN_KEY,
-      AIRGIFT_CA_FILE: CA_FILE,
-    },
-  });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const airgift = (...args: string[]) => pair.airgift(...args);
 
 /** Every product of a list, all pages. */
 async function allProducts(server: ServerProcess, base: string, token: string): Promise<any[]> {
@@ -91,53 +68,18 @@ const sync = async () => JSON.parse((await airgift('catalog', 'sync', 'giftcards
 
 before(async () => {
   if (!pg) return;
-  const port = await freePort();
-  upstreamBase = `https://localhost:${port}`;
-  [upstream, reseller] = await Promise.all([
-    startServerProcess({ PORT: String(port), PUBLIC_URL: upstreamBase, SANDBOX_PROCESSING_SECONDS: '1' }),
-    startServerProcess({ UPSTREAM_SYNC_MINUTES: '0', FULFILMENT_POLL_MS: '200' }),
-  ]);
-  const created = await admin(upstream, 'POST', '/accounts', {
-    name: 'reseller at the upstream',
-    currency: 'USD',
-    country: 'US',
-    environment: 'sandbox',
-    fund: 1000,
+  pair = await startResellerPair({
+    product: 'giftcards',
+    upstreamEnv: { SANDBOX_PROCESSING_SECONDS: '1' },
+    resellerEnv: { UPSTREAM_SYNC_MINUTES: '0' },
+    setArgs: ['--margin-percent', MARGIN],
   });
-  assert.equal(created.status, 200, created.text);
-  const t = await upstream.http.post('/auth/oauth/token', {
-    client_id: created.body.clientId,
-    client_secret: created.body.clientSecret,
-    grant_type: 'client_credentials',
-    audience: `${upstreamBase}/giftcards-sandbox`,
-  });
-  upstreamToken = t.body.access_token;
-  await airgift(
-    ...['upstream', 'set', 'giftcards', '--url', `${upstreamBase}/giftcards-sandbox`],
-    ...['--auth-url', `${upstreamBase}/auth`, '--client-id', created.body.clientId],
-    ...['--client-secret', created.body.clientSecret, '--ca-file', CA_FILE],
-    ...['--margin-percent', MARGIN, '--json'],
-  );
-  const live = await admin(reseller, 'POST', '/accounts', {
-    name: 'live customer',
-    currency: 'USD',
-    country: 'US',
-    environment: 'live',
-    fund: 1000,
-  });
-  const lt = await reseller.http.post('/auth/oauth/token', {
-    client_id: live.body.clientId,
-    client_secret: live.body.clientSecret,
-    grant_type: 'client_credentials',
-    audience: AUDIENCES.giftcardsLive,
-  });
-  liveToken = lt.body.access_token;
+  ({ upstream, reseller, upstreamToken, liveToken } = pair);
   resellerSandboxToken = await reseller.token(AUDIENCES.giftcardsSandbox);
 });
 
 after(async () => {
-  await upstream?.cleanup();
-  await reseller?.cleanup();
+  await pair?.stop();
 });
 
 const skip = !pg && 'PostgreSQL not reachable';

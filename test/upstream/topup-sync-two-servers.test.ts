@@ -1,9 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
 import { systemClock } from '../../src/lib/clock.ts';
 import { type Dec, dec } from '../../src/lib/money.ts';
 import { createFx } from '../../src/modules/reference/fx.ts';
@@ -12,11 +8,11 @@ import type { OperatorRecord } from '../../src/modules/topups/catalog/operator-c
 import type { SenderAmounts } from '../../src/modules/topups/catalog/operator-view.ts';
 import { upstreamAmountOf } from '../../src/modules/topups/fulfilment/upstream-provider.ts';
 import { priceTopup } from '../../src/modules/topups/orders/topup-pricing.ts';
-import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
-import { queryDatabase, type ServerProcess, startServerProcess } from '../harness/server-process.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
+import { type ResellerPair, startResellerPair } from '../harness/reseller-pair.ts';
+import { postgresForTests } from '../harness/server.ts';
+import { queryDatabase, type ServerProcess } from '../harness/server-process.ts';
 
-// Issue 8, top-up catalogue sync: two real airgift processes. The upstream serves its top-up sandbox
+// Issue 8, top-up catalogue sync: two real airgift processes (harness/reseller-pair.ts). The upstream serves its top-up sandbox
 // (the seeded operators) to the reseller's USD account there, with an FX margin of its own (1.5%, so
 // its rates deliver less than the reseller's); the reseller has the upstream set by the CLI with a 2%
 // margin and syncs its LIVE top-up catalogue (`catalog sync topups`). Live then lists the upstream's
@@ -24,13 +20,11 @@ import { CACHE_DIR } from '../harness/templates.ts';
 // margin off the commission), buys a synced operator's top-up once at the upstream, and the
 // reseller's sandbox keeps the seed.
 const pg = await postgresForTests();
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'airgift.mjs');
-const CA_FILE = join(CACHE_DIR, 'tls', 'ca.crt');
 const MARGIN = '2';
 const UPSTREAM_FX_MARGIN = '1.5';
 const headers = { accept: 'application/com.reloadly.topups-v1+json' };
 
+let pair: ResellerPair;
 let upstream: ServerProcess;
 let reseller: ServerProcess;
 let upstreamToken: string;
@@ -38,17 +32,9 @@ let liveToken: string;
 let sandboxToken: string;
 
 const admin = (server: ServerProcess, method: string, path: string, body?: unknown) =>
-  server.http.call(method, `/admin${path}`, { token: ADMIN_KEY, body });
+  pair.admin(server, method, path, body);
 
-const airgift = (...args: string[]) =>
-  run(process.execPath, [BIN, ...args], {
-    env: {
-      ...process.env,
-      AIRGIFT_URL: reseller.url,
-      AIRGIFT_ADMIN_KEY: ADMIN_KEY,
-      AIRGIFT_CA_FILE: CA_FILE,
-    },
-  });
+const airgift = (...args: string[]) => pair.airgift(...args);
 
 /** Every operator of a top-up base (bundles, data and PIN ones included), all pages. */
 async function allOperators(server: ServerProcess, base: string, token: string): Promise<any[]> {
@@ -105,69 +91,20 @@ async function liveRateOf(operatorId: number) {
 const amountsOf = (page: any): number[] =>
   page.denominationType === 'FIXED' ? page.fixedAmounts : [page.minAmount, page.maxAmount];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 before(async () => {
   if (!pg) return;
-  const port = await freePort();
-  const upstreamBase = `https://localhost:${port}`;
-  [upstream, reseller] = await Promise.all([
-    startServerProcess({
-      PORT: String(port),
-      PUBLIC_URL: upstreamBase,
-      FX_MARGIN_PERCENT: UPSTREAM_FX_MARGIN,
-      TOPUP_SANDBOX_PROCESSING_SECONDS: '1',
-    }),
-    startServerProcess({ UPSTREAM_SYNC_MINUTES: '0', TOPUP_WORKER_INTERVAL_MS: '200' }),
-  ]);
-  const created = await admin(upstream, 'POST', '/accounts', {
-    name: 'reseller at the upstream',
-    currency: 'USD',
-    country: 'US',
-    environment: 'sandbox',
-    fund: 1000,
+  pair = await startResellerPair({
+    product: 'topups',
+    upstreamEnv: { FX_MARGIN_PERCENT: UPSTREAM_FX_MARGIN, TOPUP_SANDBOX_PROCESSING_SECONDS: '1' },
+    resellerEnv: { UPSTREAM_SYNC_MINUTES: '0' },
+    setArgs: ['--margin-percent', MARGIN],
   });
-  assert.equal(created.status, 200, created.text);
-  const t = await upstream.http.post('/auth/oauth/token', {
-    client_id: created.body.clientId,
-    client_secret: created.body.clientSecret,
-    grant_type: 'client_credentials',
-    audience: `${upstreamBase}/topups-sandbox`,
-  });
-  assert.equal(t.status, 200, t.text);
-  upstreamToken = t.body.access_token;
-  await airgift(
-    ...['upstream', 'set', 'topups', '--url', `${upstreamBase}/topups-sandbox`],
-    ...['--auth-url', `${upstreamBase}/auth`, '--client-id', created.body.clientId],
-    ...['--client-secret', created.body.clientSecret, '--ca-file', CA_FILE],
-    ...['--margin-percent', MARGIN, '--json'],
-  );
-  const live = await admin(reseller, 'POST', '/accounts', {
-    name: 'live customer',
-    currency: 'USD',
-    country: 'US',
-    environment: 'live',
-    fund: 1000,
-  });
-  const lt = await reseller.http.post('/auth/oauth/token', {
-    client_id: live.body.clientId,
-    client_secret: live.body.clientSecret,
-    grant_type: 'client_credentials',
-    audience: 'https://localhost/topups',
-  });
-  liveToken = lt.body.access_token;
+  ({ upstream, reseller, upstreamToken, liveToken } = pair);
   sandboxToken = await reseller.token('https://localhost/topups-sandbox');
 });
 
 after(async () => {
-  await upstream?.cleanup();
-  await reseller?.cleanup();
+  await pair?.stop();
 });
 
 const skip = !pg && 'PostgreSQL not reachable';

@@ -67,6 +67,8 @@ export function createUpstreamService(deps: {
   sealer: TextSealer;
   clock: Clock;
   timeoutMs: number;
+  /** How long an order PROCESSING at the upstream (or unknown there) waits for its next step (UPSTREAM_RECHECK_MS). */
+  recheckMs: number;
 }) {
   const { repository, sealer, clock } = deps;
   const clients = new Map<UpstreamProduct, { version: number; client: UpstreamClient }>();
@@ -115,6 +117,9 @@ export function createUpstreamService(deps: {
   };
 
   return {
+    /** How long the providers wait before asking the upstream about an order again. */
+    recheckMs: deps.recheckMs,
+
     /** Sets (or replaces) the upstream of a product. 400 INVALID_REQUEST names each bad field. */
     async set(product: UpstreamProduct, input: UpstreamInput): Promise<UpstreamView> {
       const problems: ErrorDetail[] = [];

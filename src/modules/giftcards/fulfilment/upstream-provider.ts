@@ -25,7 +25,6 @@ import type {
  * (`GET /orders/transactions/{id}/cards`), FAILED keeps ours FAILED (waiting), REFUNDED refunds ours,
  * PENDING (a pre-order) is looked at less often, anything else stays PROCESSING.
  */
-const RECHECK_MS = 3_000;
 /** A pre-order waiting at the upstream is looked at less often. */
 const PRE_ORDER_RECHECK_MS = 60_000;
 
@@ -35,7 +34,7 @@ export function createUpstreamProvider(deps: {
   unconfigured: GiftcardProvider;
 }): GiftcardProvider & { owns(trx: Kysely<Database>, transactionId: number): Promise<boolean> } {
   const { upstreams } = deps;
-  const later = (now: Date, ms = RECHECK_MS): FulfilmentStep => ({
+  const later = (now: Date, ms = upstreams.recheckMs): FulfilmentStep => ({
     status: 'PROCESSING',
     nextCheckAt: new Date(now.getTime() + ms),
   });
@@ -75,7 +74,7 @@ export function createUpstreamProvider(deps: {
             return { status: 'REFUNDED' };
           case 'FAILED':
             await save('placed');
-            return { status: 'FAILED', nextCheckAt: new Date(now.getTime() + RECHECK_MS) };
+            return { status: 'FAILED', nextCheckAt: new Date(now.getTime() + upstreams.recheckMs) };
           case 'PENDING':
             await save('placed');
             return later(now, PRE_ORDER_RECHECK_MS);

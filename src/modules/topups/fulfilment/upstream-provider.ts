@@ -19,7 +19,6 @@ import type { PinDetail, TopupOrder, TopupProvider, TopupRequest, TopupStep } fr
  * SUCCESSFUL brings its operatorTransactionId and pinDetail, REFUNDED refunds ours, anything else
  * stays PROCESSING.
  */
-const RECHECK_MS = 3_000;
 /** Without an upstream any more, a top-up it may hold is looked at less often. */
 const IDLE_RECHECK_MS = 60_000;
 
@@ -71,7 +70,7 @@ export function createUpstreamProvider(deps: {
   unconfigured: TopupProvider;
 }): TopupProvider {
   const { upstreams } = deps;
-  const later = (now: Date, ms = RECHECK_MS): TopupStep => ({
+  const later = (now: Date, ms = upstreams.recheckMs): TopupStep => ({
     status: 'PROCESSING',
     nextCheckAt: new Date(now.getTime() + ms),
   });

@@ -268,7 +268,7 @@ export function createTopupService(deps: TopupServiceDeps) {
      * Asks the provider about a deferred top-up again (on its locked row, when still due) and applies
      * its answer.
      */
-    async complete(row: TopupRow): Promise<void> {
+    async complete(row: Pick<TopupRow, 'id'>): Promise<void> {
       await step(row.id, { onlyIfDue: true, firstStep: false });
     },
   };

@@ -47,7 +47,7 @@ export function createTopupStates(deps: { repo: TopupsRepository; ledger: Ledger
       return repo.changeStatus(trx, row.id, 'PROCESSING', {
         status: 'SUCCESSFUL',
         operator_transaction_id: step.operatorTransactionId,
-        pin_detail: step.pinDetail === null ? null : JSON.stringify(step.pinDetail),
+        pin_detail: step.pinDetail,
         next_check_at: null,
         updated_at: clock.now(),
       });
@@ -88,7 +88,7 @@ export function createTopupStates(deps: { repo: TopupsRepository; ledger: Ledger
     return {
       status: 'SUCCESSFUL' as const,
       operator_transaction_id: step.operatorTransactionId,
-      pin_detail: step.pinDetail === null ? null : JSON.stringify(step.pinDetail),
+      pin_detail: step.pinDetail,
       next_check_at: null,
       updated_at: now,
     };

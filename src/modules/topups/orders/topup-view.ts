@@ -2,7 +2,6 @@ import type { Static } from 'typebox';
 import { currencyName } from '../../../lib/currencies.ts';
 import { dec } from '../../../lib/money.ts';
 import { formatDateTime } from '../../../lib/time-format.ts';
-import type { PinDetail } from '../fulfilment/provider.ts';
 import type { TopupTransaction } from './topup-schemas.ts';
 import type { TopupRow } from './topups-repository.ts';
 
@@ -41,8 +40,7 @@ export function topupView(row: TopupRow, baseUrl: string): Static<typeof TopupTr
       currencyName: currencyName(currency),
       updatedAt: formatDateTime(row.balance_updated_at),
     },
-    // the JSON column holds what topup-states.ts wrote: a provider's PinDetail, or null
-    pinDetail: (row.pin_detail as PinDetail | null) ?? null,
+    pinDetail: row.pin_detail,
     links: [{ href: self, rel: 'self', method: 'GET' }],
   };
 }

@@ -1,9 +1,29 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, Environment, TopupStatus, TopupTransactionsTable } from '../../../db/schema.ts';
+import type { PinDetail } from '../fulfilment/provider.ts';
+import { pinVoucherCodec, type VoucherSealer } from './pin-voucher-codec.ts';
 
-/** SQL for top-up transactions. Only this file reads or writes `topup_transactions`. */
-export type TopupRow = Selectable<TopupTransactionsTable>;
-export type NewTopup = Insertable<TopupTransactionsTable>;
+/**
+ * SQL for top-up transactions. Only this file reads or writes `topup_transactions`. Its callers see
+ * the PIN voucher (`pin_detail`) opened and give it as is; at rest it is sealed (pin-voucher-codec.ts).
+ * A row as stored is another type than `TopupRow`, so a read that would hand one out unopened does
+ * not compile.
+ */
+type StoredTopupRow = Selectable<TopupTransactionsTable>;
+export type TopupRow = Omit<StoredTopupRow, 'pin_detail'> & { pin_detail: PinDetail | null };
+export type NewTopup = Omit<Insertable<TopupTransactionsTable>, 'pin_detail'> & {
+  pin_detail?: PinDetail | null;
+};
+
+/** What a step may change on a top-up. */
+export type TopupChange = Partial<{
+  status: TopupStatus;
+  operator_transaction_id: string | null;
+  pin_detail: PinDetail | null;
+  failure_reason: string | null;
+  next_check_at: Date | null;
+  updated_at: Date;
+}>;
 
 export interface ReportFilter {
   countryCode?: string;
@@ -51,34 +71,25 @@ export function isCustomIdentifierConflict(error: unknown): boolean {
   );
 }
 
-/**
- * Encrypts PIN vouchers at rest (the redeem codes' AES-256-GCM codec): `pin_detail` is stored as
- * `{"sealed": "<iv.tag.ciphertext>"}` and given back to callers as the voucher itself. A row written
- * before vouchers were sealed (a plain voucher object) is read as it is.
- */
-export interface VoucherSealer {
-  seal(plain: string): Promise<string>;
-  open(sealed: string): Promise<string>;
-}
-
 export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) {
-  const sealPin = async <T extends { pin_detail?: unknown }>(row: T): Promise<T> =>
-    typeof row.pin_detail === 'string'
-      ? { ...row, pin_detail: JSON.stringify({ sealed: await vouchers.seal(row.pin_detail) }) }
-      : row;
-  const openPin = async (row: TopupRow): Promise<TopupRow> => {
-    const stored = row.pin_detail as { sealed?: unknown } | null;
-    if (stored === null || typeof stored !== 'object' || typeof stored.sealed !== 'string') return row;
-    return { ...row, pin_detail: JSON.parse(await vouchers.open(stored.sealed)) };
-  };
-  const openAll = (rows: TopupRow[]) => Promise.all(rows.map(openPin));
-  const openOne = async (row: TopupRow | undefined) => (row ? openPin(row) : undefined);
+  const codec = pinVoucherCodec(vouchers);
+  // Every write of the column and every row read pass through these (the codec's one place here).
+  const sealNew = async ({ pin_detail, ...row }: NewTopup): Promise<Insertable<TopupTransactionsTable>> =>
+    pin_detail === undefined ? row : { ...row, pin_detail: await codec.toColumn(pin_detail) };
+  const sealChange = async ({ pin_detail, ...change }: TopupChange) =>
+    pin_detail === undefined ? change : { ...change, pin_detail: await codec.toColumn(pin_detail) };
+  const openPin = async (row: StoredTopupRow): Promise<TopupRow> => ({
+    ...row,
+    pin_detail: await codec.fromColumn(row.pin_detail),
+  });
+  const openAll = (rows: StoredTopupRow[]) => Promise.all(rows.map(openPin));
+  const openOne = async (row: StoredTopupRow | undefined) => (row ? openPin(row) : undefined);
   return {
     async insert(trx: Kysely<Database>, row: NewTopup): Promise<TopupRow> {
       return openPin(
         await trx
           .insertInto('topup_transactions')
-          .values(await sealPin(row))
+          .values(await sealNew(row))
           .returningAll()
           .executeTakeFirstOrThrow(),
       );
@@ -86,7 +97,7 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
 
     /** `insert` of several top-ups in one statement (a batch's); the rows as stored, in the order given. */
     async insertMany(trx: Kysely<Database>, rows: NewTopup[]): Promise<TopupRow[]> {
-      const sealed = await Promise.all(rows.map(sealPin));
+      const sealed = await Promise.all(rows.map(sealNew));
       const stored = await openAll(
         await trx.insertInto('topup_transactions').values(sealed).returningAll().execute(),
       );
@@ -99,19 +110,12 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       trx: Kysely<Database>,
       id: number,
       from: TopupStatus,
-      set: Partial<{
-        status: TopupStatus;
-        operator_transaction_id: string | null;
-        pin_detail: string | null;
-        failure_reason: string | null;
-        next_check_at: Date | null;
-        updated_at: Date;
-      }>,
+      set: TopupChange,
     ): Promise<TopupRow | undefined> {
       return openOne(
         await trx
           .updateTable('topup_transactions')
-          .set(await sealPin(set))
+          .set(await sealChange(set))
           .where('id', '=', id)
           .where('status', '=', from)
           .returningAll()
