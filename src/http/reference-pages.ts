@@ -41,6 +41,8 @@ const REFERENCE_JS = `(() => {
     telemetry: false,
     // Scalar's AI agent calls its own cloud; the fonts below replace the web fonts it would fetch.
     agent: { disabled: true },
+    // "Generate MCP" links to Scalar's cloud.
+    mcp: { disabled: true },
     // System fonts, and darker secondary text than Scalar's default (WCAG AA contrast).
     customCss:
       ':root{--scalar-font:system-ui,-apple-system,"Segoe UI",sans-serif;--scalar-font-code:ui-monospace,"DejaVu Sans Mono",monospace}' +
