@@ -27,6 +27,25 @@ export interface OperationDocs {
   tag: string;
   /** Error codes this operation answers besides the ones every operation of its base shares. */
   errors?: ErrorCode[];
+  /**
+   * Limits the service enforces (with the spec's own error codes) that the route's validation
+   * schema leaves out on purpose: putting them there would answer a generic validation error
+   * instead. They are written into the published document only (`applyLimits`), and
+   * test/foundation/openapi-limits.test.ts sends each limit and one past it to prove the service
+   * enforces exactly what is written.
+   */
+  limits?: FieldLimits | ((settings: DocSettings) => FieldLimits);
+}
+
+/**
+ * Keyword sets by field: `'body.senderName'`, `'body.recipientPhoneDetails.countryCode'`,
+ * `'query.startDate'`, `'path.countrycode'` -> `{ maxLength: 200 }`.
+ */
+export type FieldLimits = Record<string, Record<string, unknown>>;
+
+/** The server settings a document states (limits that are configurable). */
+export interface DocSettings {
+  orderMaxQuantity: number;
 }
 
 /**
@@ -77,6 +96,7 @@ export interface DocumentOptions {
   defaultScope?: string;
   docs?: ApiDocs;
   examples?: Record<string, RecordedExample>;
+  settings?: DocSettings;
 }
 
 /** Collects every route as it is registered; call before the routes are added. */
@@ -134,6 +154,7 @@ function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], 
   }
   const authUrl = bases.find((b) => b.kind === 'auth')?.url;
   const schemas: Record<string, unknown> = { ...lifter.components() };
+  applyLimits(paths, schemas, options);
   if (kind === 'auth') schemas.OAuthError = OAuthError;
   else schemas.ErrorEnvelope = lifter.lift(ErrorEnvelope);
   return {
@@ -344,6 +365,41 @@ function toParameters(schema: any, where: 'path' | 'query', example?: Record<str
       example: s.type === 'string' ? String(example[name]) : example[name],
     }),
   }));
+}
+
+/** The operations' documented limits written into their schemas (components reached by `$ref` included). */
+function applyLimits(
+  paths: Record<string, Record<string, any>>,
+  schemas: Record<string, any>,
+  options: DocumentOptions,
+) {
+  const settings = options.settings ?? { orderMaxQuantity: 10 };
+  const deref = (node: any): any =>
+    node?.$ref ? schemas[String(node.$ref).replace('#/components/schemas/', '')] : node;
+  for (const [key, docs] of Object.entries(options.docs?.operations ?? {})) {
+    if (!docs.limits) continue;
+    const limits = typeof docs.limits === 'function' ? docs.limits(settings) : docs.limits;
+    const [method, path] = key.split(' ');
+    const op = paths[path]?.[method.toLowerCase()];
+    if (!op) throw new Error(`limits for ${key}: no such operation`);
+    for (const [field, keywords] of Object.entries(limits)) {
+      const [part, first, ...rest] = field.split('.');
+      let node =
+        part === 'body'
+          ? deref(op.requestBody?.content['application/json'].schema)?.properties?.[first]
+          : op.parameters?.find((p: any) => p.in === part && p.name === first)?.schema;
+      for (const name of rest) {
+        const parent = deref(node);
+        const object = parent?.anyOf ? parent.anyOf.map(deref).find((m: any) => m.properties) : parent;
+        node = object?.properties?.[name];
+      }
+      node = deref(node);
+      if (!node) throw new Error(`limits for ${key}: no field ${field}`);
+      // A nullable field is `anyOf [T, null]`: the limit belongs to T.
+      const target = node.anyOf ? node.anyOf.map(deref).find((m: any) => m.type !== 'null') : node;
+      Object.assign(target, keywords);
+    }
+  }
 }
 
 /**

@@ -43,7 +43,10 @@ after(async () => {
 
 /** Opens a page, collecting console errors and uncaught exceptions. */
 async function open(path: string): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1400, height: 1000 } });
+  const context = await browser.newContext({
+    ignoreHTTPSErrors: true,
+    viewport: { width: 1400, height: 1000 },
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {
@@ -179,9 +182,12 @@ test('try-it on /giftcards-sandbox/docs: a token from the auth box, a product an
   assert.match(order.shown, new RegExp(`"customIdentifier": "${customIdentifier}"`));
   // The order is real: the server reports it to the account's own token.
   const token = await server.admin.token(account, `${origin}/giftcards-sandbox`);
-  const reported = await server.http.get(`/giftcards-sandbox/reports/transactions/${order.body.transactionId}`, {
-    token,
-  });
+  const reported = await server.http.get(
+    `/giftcards-sandbox/reports/transactions/${order.body.transactionId}`,
+    {
+      token,
+    },
+  );
   assert.equal(reported.status, 200);
   assert.equal(reported.body.customIdentifier, customIdentifier);
 
@@ -213,9 +219,12 @@ test('try-it on /topups-sandbox/docs: a token from the auth box, an operator and
   assert.match(topup.shown, new RegExp(`"transactionId": ${topup.body.transactionId}`));
   assert.match(topup.shown, new RegExp(`"customIdentifier": "${customIdentifier}"`));
   const token = await server.admin.token(account, `${origin}/topups-sandbox`);
-  const reported = await server.http.get(`/topups-sandbox/topups/reports/transactions/${topup.body.transactionId}`, {
-    token,
-  });
+  const reported = await server.http.get(
+    `/topups-sandbox/topups/reports/transactions/${topup.body.transactionId}`,
+    {
+      token,
+    },
+  );
   assert.equal(reported.status, 200);
   assert.equal(reported.body.customIdentifier, customIdentifier);
 
