@@ -367,36 +367,50 @@ function toParameters(schema: any, where: 'path' | 'query', example?: Record<str
   }));
 }
 
+/** A JSON Schema node as the limits walk reads it. */
+interface SchemaNode {
+  $ref?: string;
+  type?: unknown;
+  anyOf?: SchemaNode[];
+  properties?: Record<string, SchemaNode>;
+  [keyword: string]: unknown;
+}
+
+/** What the limits walk reads of an operation. */
+interface OperationNode {
+  requestBody?: { content: Record<string, { schema: SchemaNode }> };
+  parameters?: { in: string; name: string; schema: SchemaNode }[];
+}
+
 /** The operations' documented limits written into their schemas (components reached by `$ref` included). */
 function applyLimits(
-  paths: Record<string, Record<string, any>>,
-  schemas: Record<string, any>,
+  paths: Record<string, Record<string, unknown>>,
+  schemas: Record<string, unknown>,
   options: DocumentOptions,
 ) {
   const settings = options.settings ?? { orderMaxQuantity: 10 };
-  const deref = (node: any): any =>
-    node?.$ref ? schemas[String(node.$ref).replace('#/components/schemas/', '')] : node;
+  const deref = (node: SchemaNode | undefined): SchemaNode | undefined =>
+    node?.$ref ? (schemas[node.$ref.replace('#/components/schemas/', '')] as SchemaNode) : node;
+  // A nullable field is `anyOf [T, null]`: its limits and properties are T's.
+  const nonNull = (node: SchemaNode | undefined): SchemaNode | undefined => {
+    const schema = deref(node);
+    return schema?.anyOf ? schema.anyOf.map(deref).find((m) => m?.type !== 'null') : schema;
+  };
   for (const [key, docs] of Object.entries(options.docs?.operations ?? {})) {
     if (!docs.limits) continue;
     const limits = typeof docs.limits === 'function' ? docs.limits(settings) : docs.limits;
     const [method, path] = key.split(' ');
-    const op = paths[path]?.[method.toLowerCase()];
+    const op = paths[path]?.[method.toLowerCase()] as OperationNode | undefined;
     if (!op) throw new Error(`limits for ${key}: no such operation`);
     for (const [field, keywords] of Object.entries(limits)) {
       const [part, first, ...rest] = field.split('.');
       let node =
         part === 'body'
-          ? deref(op.requestBody?.content['application/json'].schema)?.properties?.[first]
-          : op.parameters?.find((p: any) => p.in === part && p.name === first)?.schema;
-      for (const name of rest) {
-        const parent = deref(node);
-        const object = parent?.anyOf ? parent.anyOf.map(deref).find((m: any) => m.properties) : parent;
-        node = object?.properties?.[name];
-      }
-      node = deref(node);
-      if (!node) throw new Error(`limits for ${key}: no field ${field}`);
-      // A nullable field is `anyOf [T, null]`: the limit belongs to T.
-      const target = node.anyOf ? node.anyOf.map(deref).find((m: any) => m.type !== 'null') : node;
+          ? nonNull(op.requestBody?.content['application/json'].schema)?.properties?.[first]
+          : op.parameters?.find((p) => p.in === part && p.name === first)?.schema;
+      for (const name of rest) node = nonNull(node)?.properties?.[name];
+      const target = nonNull(node);
+      if (!target) throw new Error(`limits for ${key}: no field ${field}`);
       Object.assign(target, keywords);
     }
   }
