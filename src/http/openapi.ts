@@ -191,7 +191,7 @@ function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], 
                   tokenUrl: `${authUrl}/oauth/token`,
                   scopes: options.docs?.scopes ?? {},
                   // Read by the reference page's try-it (Scalar), which calls the sandbox: its token
-                  // request must name the sandbox base as audience (a live token can be pasted).
+                  // request must name the sandbox base as audience.
                   'x-scalar-credentials-location': 'body',
                   'x-scalar-security-body': {
                     audience: (

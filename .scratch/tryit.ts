@@ -1,0 +1,15 @@
+import { chromium } from 'playwright-core';
+import { startTestServer } from '../test/harness/server.ts';
+const server = await startTestServer();
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1400, height: 1000 } });
+const page = await context.newPage();
+page.on('console', (m) => console.log('CONSOLE', m.type(), m.text().slice(0, 300)));
+page.on('request', (r) => { if (!r.url().includes('/docs')) console.log('REQ', r.method(), r.url()); });
+await page.goto(`${server.url}/giftcards-sandbox/docs`, { waitUntil: 'networkidle' });
+await page.waitForTimeout(2000);
+const html = await page.evaluate(() => { const e = document.querySelector('.scalar-api-reference') ?? document.body; return e.innerHTML; });
+const i = html.indexOf('Token URL');
+console.log(html.slice(i - 3000, i + 4000).replace(/<svg[\s\S]*?<\/svg>/g, '<svg/>').replace(/ class="[^"]*"/g, ''));
+await page.screenshot({ path: '/tmp/docs-top.png' });
+await browser.close(); await server.close();
