@@ -176,7 +176,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         docsRoutes(product, openapi, {
           kind,
           bases: bases.all,
-          options: { defaultScope, docs: apiDocs, examples: loadRecordedExamples(kind) },
+          options: {
+            defaultScope,
+            docs: apiDocs,
+            examples: loadRecordedExamples(kind),
+            settings: { orderMaxQuantity: config.orderMaxQuantity },
+          },
         });
       },
       { prefix: MOUNTS[kind] },

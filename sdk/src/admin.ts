@@ -117,8 +117,65 @@ export interface FxTable {
   rates: FxRateEntry[];
 }
 
+export interface CatalogCategory {
+  id: number;
+  name: string;
+}
+
+export interface CatalogBrand {
+  brandId: number;
+  brandName: string;
+  categoryId: number;
+  /** Redeem instructions, short and long. */
+  concise: string;
+  verbose: string;
+  logoUrl: string;
+}
+
+/** A catalog product; amounts are decimal strings (`"10"`, `"4.99"`), kept exact. */
+export interface CatalogProduct {
+  productId: number;
+  productName: string;
+  brandId: number;
+  categoryId: number;
+  /** ISO 3166-1 alpha-2, upper case. */
+  countryCode: string;
+  global: boolean;
+  supportsPreOrder: boolean;
+  status: 'ACTIVE' | 'INACTIVE';
+  denominationType: 'FIXED' | 'RANGE';
+  /** ISO 4217, upper case. */
+  recipientCurrencyCode: string;
+  fixedRecipientDenominations: string[];
+  minRecipientDenomination: string | null;
+  maxRecipientDenomination: string | null;
+  senderFee: string;
+  senderFeePercentage: string;
+  discountPercentage: string;
+  userIdRequired: boolean;
+  logoUrls: string[];
+  /** The product's own redeem instructions, when they differ from its brand's. */
+  concise?: string;
+  verbose?: string;
+}
+
 /** A gift card catalog file (the seed format: categories, brands, products); see data/seed/README.md. */
-export type CatalogFile = Record<string, unknown>;
+export interface CatalogFile {
+  categories: CatalogCategory[];
+  brands: CatalogBrand[];
+  products: CatalogProduct[];
+}
+
+/** What `catalog.import` takes: a catalog file, any of whose three lists may be left out. */
+export type CatalogImport = Partial<CatalogFile>;
+
+/** A balance that differs from the sum of its ledger entries (amounts as exact decimal strings). */
+export interface LedgerDiscrepancy {
+  accountId: number;
+  environment: Environment;
+  balance: string;
+  sum: string;
+}
 
 export interface AccountLimits {
   dailyCountLimit?: number | null;
@@ -389,7 +446,7 @@ export class Admin {
     /** `GET /catalog/export`: the whole gift card catalog as a catalog file. */
     export: () => this.get<CatalogFile>('/catalog/export'),
     /** `POST /catalog/import`: upserts a catalog file by id (products absent from it are kept). */
-    import: (file: CatalogFile) =>
+    import: (file: CatalogImport) =>
       this.send<{ categories: number; brands: number; products: number }>(
         'POST',
         '/catalog/import',
@@ -541,7 +598,7 @@ export class Admin {
 
   readonly ledger = {
     /** `GET /ledger/audit`: every balance that differs from the sum of its entries (empty when sound). */
-    audit: () => this.get<{ discrepancies: unknown[] }>('/ledger/audit'),
+    audit: () => this.get<{ discrepancies: LedgerDiscrepancy[] }>('/ledger/audit'),
   };
 
   /**

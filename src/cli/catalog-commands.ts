@@ -1,13 +1,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Argument, type Command } from 'commander';
-import type { CatalogFile, UpstreamProduct } from '../../sdk/src/index.ts';
+import type { CatalogImport, UpstreamProduct } from '../../sdk/src/index.ts';
 import { type JsonOption, leaf, type Run, wholeNumber } from './command-parts.ts';
 import { CliError } from './connect.ts';
 import { addProviderCommand } from './stock-commands.ts';
 
 /** A catalog file, or a seed directory (categories.json, brands.json, products.json) read as one. */
-function readCatalog(path: string): CatalogFile {
+function readCatalog(path: string): CatalogImport {
   if (!existsSync(path)) throw new CliError(`${path} does not exist`);
   const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
   if (!statSync(path).isDirectory()) return read(path);

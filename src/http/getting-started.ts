@@ -81,7 +81,8 @@ ${code(`curl -s '${sandbox.url}${first.path}' \\
   -H 'Accept: application/json'`)}
 <p>Errors answer <code>{timeStamp, message, infoLink, path, errorCode, details}</code>; <code>infoLink</code> leads to
 the <a href="/docs/errors">error codes</a> page. The <a href="${root}/docs">API reference</a> lists every operation, and
-its try-it calls the sandbox with a token you paste (or fetch with your credentials).</p>
+its try-it calls the sandbox: put your sandbox client id and secret in its Authentication box and press Authorize
+(it asks for a token with the sandbox audience), then Test Request on any operation.</p>
 <h2 id="sandbox">4. Sandbox test values</h2>
 ${TEST_VALUES[product]}`;
   return page(

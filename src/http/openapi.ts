@@ -27,6 +27,25 @@ export interface OperationDocs {
   tag: string;
   /** Error codes this operation answers besides the ones every operation of its base shares. */
   errors?: ErrorCode[];
+  /**
+   * Limits the service enforces (with the spec's own error codes) that the route's validation
+   * schema leaves out on purpose: putting them there would answer a generic validation error
+   * instead. They are written into the published document only (`applyLimits`), and
+   * test/foundation/openapi-limits.test.ts sends each limit and one past it to prove the service
+   * enforces exactly what is written.
+   */
+  limits?: FieldLimits | ((settings: DocSettings) => FieldLimits);
+}
+
+/**
+ * Keyword sets by field: `'body.senderName'`, `'body.recipientPhoneDetails.countryCode'`,
+ * `'query.startDate'`, `'path.countrycode'` -> `{ maxLength: 200 }`.
+ */
+export type FieldLimits = Record<string, Record<string, unknown>>;
+
+/** The server settings a document states (limits that are configurable). */
+export interface DocSettings {
+  orderMaxQuantity: number;
 }
 
 /**
@@ -77,6 +96,7 @@ export interface DocumentOptions {
   defaultScope?: string;
   docs?: ApiDocs;
   examples?: Record<string, RecordedExample>;
+  settings?: DocSettings;
 }
 
 /** Collects every route as it is registered; call before the routes are added. */
@@ -134,6 +154,7 @@ function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], 
   }
   const authUrl = bases.find((b) => b.kind === 'auth')?.url;
   const schemas: Record<string, unknown> = { ...lifter.components() };
+  applyLimits(paths, schemas, options);
   if (kind === 'auth') schemas.OAuthError = OAuthError;
   else schemas.ErrorEnvelope = lifter.lift(ErrorEnvelope);
   return {
@@ -170,7 +191,7 @@ function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], 
                   tokenUrl: `${authUrl}/oauth/token`,
                   scopes: options.docs?.scopes ?? {},
                   // Read by the reference page's try-it (Scalar), which calls the sandbox: its token
-                  // request must name the sandbox base as audience (a live token can be pasted).
+                  // request must name the sandbox base as audience.
                   'x-scalar-credentials-location': 'body',
                   'x-scalar-security-body': {
                     audience: (
@@ -344,6 +365,55 @@ function toParameters(schema: any, where: 'path' | 'query', example?: Record<str
       example: s.type === 'string' ? String(example[name]) : example[name],
     }),
   }));
+}
+
+/** A JSON Schema node as the limits walk reads it. */
+interface SchemaNode {
+  $ref?: string;
+  type?: unknown;
+  anyOf?: SchemaNode[];
+  properties?: Record<string, SchemaNode>;
+  [keyword: string]: unknown;
+}
+
+/** What the limits walk reads of an operation. */
+interface OperationNode {
+  requestBody?: { content: Record<string, { schema: SchemaNode }> };
+  parameters?: { in: string; name: string; schema: SchemaNode }[];
+}
+
+/** The operations' documented limits written into their schemas (components reached by `$ref` included). */
+function applyLimits(
+  paths: Record<string, Record<string, unknown>>,
+  schemas: Record<string, unknown>,
+  options: DocumentOptions,
+) {
+  const settings = options.settings ?? { orderMaxQuantity: 10 };
+  const deref = (node: SchemaNode | undefined): SchemaNode | undefined =>
+    node?.$ref ? (schemas[node.$ref.replace('#/components/schemas/', '')] as SchemaNode) : node;
+  // A nullable field is `anyOf [T, null]`: its limits and properties are T's.
+  const nonNull = (node: SchemaNode | undefined): SchemaNode | undefined => {
+    const schema = deref(node);
+    return schema?.anyOf ? schema.anyOf.map(deref).find((m) => m?.type !== 'null') : schema;
+  };
+  for (const [key, docs] of Object.entries(options.docs?.operations ?? {})) {
+    if (!docs.limits) continue;
+    const limits = typeof docs.limits === 'function' ? docs.limits(settings) : docs.limits;
+    const [method, path] = key.split(' ');
+    const op = paths[path]?.[method.toLowerCase()] as OperationNode | undefined;
+    if (!op) throw new Error(`limits for ${key}: no such operation`);
+    for (const [field, keywords] of Object.entries(limits)) {
+      const [part, first, ...rest] = field.split('.');
+      let node =
+        part === 'body'
+          ? nonNull(op.requestBody?.content['application/json'].schema)?.properties?.[first]
+          : op.parameters?.find((p) => p.in === part && p.name === first)?.schema;
+      for (const name of rest) node = nonNull(node)?.properties?.[name];
+      const target = nonNull(node);
+      if (!target) throw new Error(`limits for ${key}: no field ${field}`);
+      Object.assign(target, keywords);
+    }
+  }
 }
 
 /**

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Base, BaseKind } from './bases.ts';
 import { originalPath } from './error-handler.ts';
 import { gettingStartedPage } from './getting-started.ts';
 import { escapeHtml, PAGE_CSS } from './page-layout.ts';
+import { REFERENCE_A11Y_JS } from './reference-a11y.ts';
 
 /**
  * The reference pages of a base, for people: `{base}/docs` renders `{base}/openapi.json` with
@@ -17,7 +19,9 @@ const require = createRequire(import.meta.url);
 let scalarBundle: Buffer | null = null;
 /** Scalar's standalone bundle, read once from node_modules. */
 function scalar(): Buffer {
-  scalarBundle ??= readFileSync(require.resolve('@scalar/api-reference/browser/standalone.js'));
+  // The package exports no path to its browser bundle; its stylesheet export sits beside it in dist/.
+  const dist = dirname(require.resolve('@scalar/api-reference/style.css'));
+  scalarBundle ??= readFileSync(join(dist, 'browser', 'standalone.js'));
   return scalarBundle;
 }
 
@@ -37,6 +41,8 @@ const REFERENCE_JS = `(() => {
     telemetry: false,
     // Scalar's AI agent calls its own cloud; the fonts below replace the web fonts it would fetch.
     agent: { disabled: true },
+    // "Generate MCP" links to Scalar's cloud.
+    mcp: { disabled: true },
     // System fonts, and darker secondary text than Scalar's default (WCAG AA contrast).
     customCss:
       ':root{--scalar-font:system-ui,-apple-system,"Segoe UI",sans-serif;--scalar-font-code:ui-monospace,"DejaVu Sans Mono",monospace}' +
@@ -108,6 +114,7 @@ export function referencePageRoutes(app: FastifyInstance, deps: ReferencePageDep
 <div id="reference" data-document="${root}/openapi.json" data-servers="${escapeHtml(JSON.stringify(servers))}"></div>
 <script src="${root}/docs/assets/scalar.js"></script>
 <script src="${root}/docs/assets/reference.js"></script>
+<script src="${root}/docs/assets/a11y.js"></script>
 </body></html>`;
     return sendPage(reply, html, connect);
   });
@@ -119,6 +126,9 @@ export function referencePageRoutes(app: FastifyInstance, deps: ReferencePageDep
   );
   app.get('/docs/assets/reference.js', { config }, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(REFERENCE_JS),
+  );
+  app.get('/docs/assets/a11y.js', { config }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(REFERENCE_A11Y_JS),
   );
   app.get('/docs/assets/pages.css', { config }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('Cache-Control', 'no-cache').send(PAGE_CSS),

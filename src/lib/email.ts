@@ -8,9 +8,12 @@
  * parseEmail('not an address')        // null
  */
 const EMAIL = /^([^\s@]{1,64})@([^\s@.]+(?:\.[^\s@.]+)+)$/;
+export const MAX_EMAIL_LENGTH = 254;
+/** The rule as the OpenAPI documents state it (`pattern` + `maxLength`). */
+export const EMAIL_PATTERN = EMAIL.source;
 
 export function parseEmail(text: string): { local: string; domain: string } | null {
-  if (text.length > 254) return null;
+  if (text.length > MAX_EMAIL_LENGTH) return null;
   const match = EMAIL.exec(text);
   return match ? { local: match[1], domain: match[2] } : null;
 }

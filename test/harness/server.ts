@@ -37,6 +37,8 @@ export interface TestServer {
 export interface StartOptions {
   database?: 'pglite' | 'postgres';
   env?: Record<string, string>;
+  /** Listen on this port instead of any free one (a browser test whose PUBLIC_URL names the port). */
+  port?: number;
 }
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
@@ -72,7 +74,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     https: { key: tls.key, cert: tls.cert },
     rateLimiter: runtime.rateLimiter,
   });
-  const listening = await listenHttpsOnly(app, 0, '127.0.0.1');
+  const listening = await listenHttpsOnly(app, options.port ?? 0, '127.0.0.1');
   const url = `https://127.0.0.1:${listening.port}`;
   const ca = tls.cert;
   const http = createHttpClient(url, ca);

@@ -6,14 +6,22 @@ import { after, before, describe, test } from 'node:test';
 import ts from 'typescript';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 
-// The SDK against the OpenAPI documents the server publishes: every operation of both products has
-// an SDK method (aliases named below), and the type that method returns declares every property the
-// operation's 200 schema lists, at every depth. The types are read by the TypeScript compiler from
+// The SDK against the OpenAPI documents the server publishes: every operation of both products and
+// of the admin API has an SDK method (aliases and exceptions named below), and the type that method
+// returns declares every property the operation's 200 schema lists, at every depth. The types are read by the TypeScript compiler from
 // the SDK source, so a field the server sends and the SDK forgets fails here.
 const SDK_INDEX = join(import.meta.dirname, '..', '..', 'sdk', 'src', 'index.ts');
 
 /** Operation -> the SDK method that calls it (for a paged list, its items are compared). */
-const METHODS: Record<'giftcards' | 'topups', Record<string, string>> = {
+type DocumentKind = 'giftcards' | 'topups' | 'admin';
+const KINDS = ['giftcards', 'topups', 'admin'] as const;
+const DOCUMENT_PATHS: Record<DocumentKind, string> = {
+  giftcards: '/giftcards-sandbox/openapi.json',
+  topups: '/topups-sandbox/openapi.json',
+  admin: '/admin/openapi.json',
+};
+
+const METHODS: Record<DocumentKind, Record<string, string>> = {
   giftcards: {
     'GET /accounts/balance': 'GiftCards["balance"]["get"]',
     'GET /product-categories': 'GiftCards["categories"]["list"]',
@@ -52,6 +60,50 @@ const METHODS: Record<'giftcards' | 'topups', Record<string, string>> = {
     'GET /topups/reports/transactions': 'Topups["transactions"]["list"]',
     'GET /topups/reports/transactions/{transactionId}': 'Topups["transactions"]["get"]',
   },
+  admin: {
+    'POST /accounts': 'Admin["accounts"]["create"]',
+    'GET /accounts': 'Admin["accounts"]["list"]',
+    'GET /accounts/{accountId}': 'Admin["accounts"]["show"]',
+    'PATCH /accounts/{accountId}': 'Admin["accounts"]["setLimits"]',
+    'POST /accounts/{accountId}/activate': 'Admin["accounts"]["activate"]',
+    'POST /accounts/{accountId}/deactivate': 'Admin["accounts"]["deactivate"]',
+    'POST /accounts/{accountId}/fund': 'Admin["accounts"]["fund"]',
+    'POST /accounts/{accountId}/adjust': 'Admin["accounts"]["adjust"]',
+    'GET /accounts/{accountId}/ledger': 'Admin["accounts"]["ledger"]',
+    'PUT /accounts/{accountId}/balance-threshold': 'Admin["webhooks"]["balanceThreshold"]',
+    'POST /accounts/{accountId}/credentials': 'Admin["credentials"]["create"]',
+    'POST /credentials/{clientId}/revoke': 'Admin["credentials"]["revoke"]',
+    'POST /accounts/{accountId}/users': 'Admin["users"]["invite"]',
+    'GET /accounts/{accountId}/users': 'Admin["users"]["list"]',
+    'GET /audit': 'Admin["audit"]["list"]',
+    'GET /catalog/export': 'Admin["catalog"]["export"]',
+    'POST /catalog/import': 'Admin["catalog"]["import"]',
+    'POST /catalog/sync/{product}': 'Admin["catalog"]["sync"]',
+    'GET /fx-rates': 'Admin["fx"]["list"]',
+    'PUT /fx-rates/{currencyCode}': 'Admin["fx"]["set"]',
+    'GET /ledger/audit': 'Admin["ledger"]["audit"]',
+    'POST /operators': 'Admin["operators"]["create"]',
+    'GET /operators': 'Admin["operators"]["list"]',
+    'POST /products/{productId}/activate': 'Admin["products"]["activate"]',
+    'POST /products/{productId}/deactivate': 'Admin["products"]["deactivate"]',
+    'PUT /products/{productId}/provider': 'Admin["products"]["setProvider"]',
+    'POST /products/{productId}/stock': 'Admin["stock"]["import"]',
+    'GET /stock': 'Admin["stock"]["show"]',
+    'GET /upstreams': 'Admin["upstreams"]["show"]',
+    'PUT /upstreams/{product}': 'Admin["upstreams"]["set"]',
+    'GET /upstreams/{product}': 'Admin["upstreams"]["get"]',
+    'DELETE /upstreams/{product}': 'Admin["upstreams"]["remove"]',
+    'POST /webhooks': 'Admin["webhooks"]["add"]',
+    'GET /webhooks': 'Admin["webhooks"]["list"]',
+    'DELETE /webhooks/{endpointId}': 'Admin["webhooks"]["remove"]',
+    'GET /webhooks/{endpointId}/deliveries': 'Admin["webhooks"]["deliveries"]',
+    'POST /webhooks/deliveries/{deliveryId}/replay': 'Admin["webhooks"]["replay"]',
+  },
+};
+
+/** Operations with no SDK method, and why. */
+const NOT_IN_SDK: Record<string, string> = {
+  'admin GET /metrics': 'Prometheus text for a scraper, not JSON for a program',
 };
 
 /** Compatibility aliases the server keeps for other clients; the SDK calls the operation named. */
@@ -92,8 +144,14 @@ function missingProperties(
     return missingProperties(doc, schema.items, element, checker, `${path}[]`);
   }
   const missing: string[] = [];
+  // A record type (`Record<string, T>`) declares every name as T.
+  const index = checker.getIndexInfoOfType(target, ts.IndexKind.String);
   for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
     const symbol = checker.getPropertyOfType(target, name);
+    if (!symbol && index) {
+      missing.push(...missingProperties(doc, property, index.type, checker, `${path}.${name}`));
+      continue;
+    }
     if (!symbol) {
       missing.push(`${path}.${name}`);
       continue;
@@ -128,8 +186,8 @@ describe('the SDK covers the OpenAPI documents', () => {
 
   before(async () => {
     server = await startTestServer();
-    for (const product of ['giftcards', 'topups'] as const) {
-      const answer = await server.http.get(`/${product}-sandbox/openapi.json`);
+    for (const product of KINDS) {
+      const answer = await server.http.get(DOCUMENT_PATHS[product]);
       assert.equal(answer.status, 200);
       docs[product] = answer.body;
     }
@@ -140,14 +198,15 @@ describe('the SDK covers the OpenAPI documents', () => {
     await rm(probeDir, { recursive: true, force: true });
   });
 
-  test('every operation of both products has an SDK method', () => {
+  test('every operation of both products and of the admin API has an SDK method', () => {
     const uncovered: string[] = [];
-    for (const product of ['giftcards', 'topups'] as const) {
+    for (const product of KINDS) {
       for (const [path, item] of Object.entries<any>(docs[product].paths)) {
         for (const method of Object.keys(item).filter((m) => m !== 'parameters')) {
           const operation = `${method.toUpperCase()} ${path}`;
           if (path.endsWith('/openapi.json') || path.endsWith('/docs')) continue;
-          if (METHODS[product][operation] || ALIASES[`${product} ${operation}`]) continue;
+          const key = `${product} ${operation}`;
+          if (METHODS[product][operation] || ALIASES[key] || NOT_IN_SDK[key]) continue;
           uncovered.push(`${product} ${operation}`);
         }
       }
@@ -158,14 +217,14 @@ describe('the SDK covers the OpenAPI documents', () => {
   test("every property of every 200 schema is declared by the SDK method's return type", async () => {
     // One probe file: a type alias per operation, the method's awaited result (a list's item type).
     const lines = [
-      `import type { GiftCards, Topups, Page } from ${JSON.stringify(SDK_INDEX.replace(/\.ts$/, '.js'))};`,
+      `import type { Admin, GiftCards, Topups, Page } from ${JSON.stringify(SDK_INDEX.replace(/\.ts$/, '.js'))};`,
       // A bare array result is `E[] & { requestId }`: compare its element type E.
       'type Plain<T> = T extends readonly (infer E)[] ? E[] : T;',
       'type Result<F> = F extends (...args: any[]) => infer R ? Plain<Awaited<R>> : never;',
       'type Item<F> = Result<F> extends Page<infer T> ? T : never;',
     ];
     const probes: Array<{ name: string; product: string; operation: string }> = [];
-    for (const product of ['giftcards', 'topups'] as const) {
+    for (const product of KINDS) {
       for (const [operation, method] of Object.entries(METHODS[product])) {
         const name = `P${probes.length}`;
         lines.push(

@@ -1,7 +1,16 @@
 import type { ApiDocs } from '../../http/openapi.ts';
 import { Balance } from '../../http/schemas.ts';
+import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '../../lib/email.ts';
 import * as C from './catalog/catalog-schemas.ts';
+import { MAX_SENDER_NAME } from './orders/order-request.ts';
 import * as O from './orders/order-schemas.ts';
+import { DATE_TIME_TEXT } from './orders/transaction-reports.ts';
+
+/** The report bounds' form, checked by the service (INVALID_REQUEST naming the parameter). */
+const REPORT_DATES = {
+  'query.startDate': { pattern: DATE_TIME_TEXT.source },
+  'query.endDate': { pattern: DATE_TIME_TEXT.source },
+};
 
 /**
  * What the gift card OpenAPI document says about each operation besides its schemas: summary,
@@ -116,8 +125,16 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
     'POST /orders': {
       tag: 'Orders',
       summary: 'Order gift cards',
+      // Checked by order-request.ts after the schema, so each answers INVALID_REQUEST with every
+      // broken field named at once, as giftcards.md's "incorrect body parameter" 400.
+      limits: (settings) => ({
+        'body.quantity': { maximum: settings.orderMaxQuantity },
+        'body.senderName': { minLength: 1, maxLength: MAX_SENDER_NAME, pattern: '\\S' },
+        'body.recipientEmail': { maxLength: MAX_EMAIL_LENGTH, pattern: EMAIL_PATTERN },
+        'body.recipientPhoneDetails.countryCode': { pattern: '^[A-Za-z]{2}$' },
+      }),
       description:
-        'Buys `quantity` cards (1 to 10) of one product at `unitPrice`, a face value the product sells (FIXED) or an amount within its range with at most 2 decimals (RANGE), ' +
+        'Buys `quantity` cards (1 to the `maximum` shown, the server setting ORDER_MAX_QUANTITY) of one product at `unitPrice`, a face value the product sells (FIXED) or an amount within its range with at most 2 decimals (RANGE), ' +
         "in the product's recipient currency. The account is debited the sender amount at once; the answer is the transaction with `balanceInfo`. " +
         'A `customIdentifier` can be used once per account: repeating it answers CUSTOM_IDENTIFIER_ALREADY_USED, so a retry after a timeout never buys twice. ' +
         'In the sandbox, nothing real is bought and some product ids answer fixed outcomes (see Getting started).',
@@ -142,6 +159,7 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
     'GET /reports/transactions': {
       tag: 'Reports',
       summary: 'List transactions',
+      limits: REPORT_DATES,
       description:
         'The transactions of the account, newest first; filter by `customIdentifier`, dates (`yyyy-MM-dd HH:mm:ss`, UTC), status, product or brand. Paged.',
     },

@@ -1,6 +1,7 @@
 import type { ApiDocs } from '../../http/openapi.ts';
 import { Balance } from '../../http/schemas.ts';
 import * as C from './catalog/catalog-schemas.ts';
+import { REPORT_BOUND_PATTERN } from './orders/topup-reports.ts';
 import * as O from './orders/topup-schemas.ts';
 
 /**
@@ -12,6 +13,15 @@ const AMOUNT_FLAGS =
   '`suggestedAmounts=true` adds the amounts worth proposing, `suggestedAmountsMap=true` the same as sender → recipient amounts.';
 const INCLUDES =
   '`includePin`, `includeData`, `includeBundles` (default true) leave out PIN, data or bundle operators when false; `includeRange`/`includeFixed` leave out RANGE or FIXED ones.';
+
+/** `amount` is checked by parseAmount (INVALID_AMOUNT, not the schema's INVALID_REQUEST). */
+const AMOUNT = { 'body.amount': { type: 'number', exclusiveMinimum: 0 } };
+const REPORT_BOUNDS = Object.fromEntries(
+  ['startDate', 'endDate', 'startTime', 'endTime'].map((name) => [
+    `query.${name}`,
+    { pattern: REPORT_BOUND_PATTERN },
+  ]),
+);
 
 export const TOPUP_API_DOCS: ApiDocs = {
   title: 'airgift mobile top-up service',
@@ -91,6 +101,7 @@ export const TOPUP_API_DOCS: ApiDocs = {
       errors: ['COUNTRY_NOT_SUPPORTED', 'COULD_NOT_AUTO_DETECT_OPERATOR', 'INVALID_PHONE_NUMBER'],
     },
     'POST /operators/fx-rate': {
+      limits: AMOUNT,
       tag: 'Pricing',
       summary: 'Price an amount in the operator currency',
       description:
@@ -98,6 +109,7 @@ export const TOPUP_API_DOCS: ApiDocs = {
       errors: ['INVALID_AMOUNT'],
     },
     'POST /operators/{operatorId}/fx-rate': {
+      limits: AMOUNT,
       tag: 'Pricing',
       summary: 'Price an amount in the operator currency (operator in the path)',
       description: 'The same as `POST /operators/fx-rate`, with the operator in the path.',
@@ -143,6 +155,7 @@ export const TOPUP_API_DOCS: ApiDocs = {
       description: 'Current promotions of one operator.',
     },
     'POST /topups': {
+      limits: AMOUNT,
       tag: 'Top-ups',
       summary: 'Send a top-up',
       description:
@@ -170,6 +183,7 @@ export const TOPUP_API_DOCS: ApiDocs = {
       ],
     },
     'GET /topups/reports/transactions': {
+      limits: REPORT_BOUNDS,
       tag: 'Reports',
       summary: 'List top-ups',
       description:

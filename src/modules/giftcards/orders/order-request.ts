@@ -22,7 +22,7 @@ export interface CheckedOrder {
 }
 
 export const MAX_CUSTOM_IDENTIFIER = 150;
-const MAX_SENDER_NAME = 200;
+export const MAX_SENDER_NAME = 200;
 
 /** Throws 400 INVALID_REQUEST naming every field that breaks a rule. */
 export function checkOrder(body: OrderBody, product: CatalogEntry, maxQuantity: number): CheckedOrder {

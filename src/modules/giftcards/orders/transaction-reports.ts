@@ -10,7 +10,7 @@ import { transactionView } from './transaction-view.ts';
  * another account or environment is not found (404), the same as an id that never existed.
  */
 // Unpadded fields too ("2026-1-5 3:04:5"): Reloadly's Node SDK sends them (decisions §9).
-const DATE_TIME_TEXT = /^\d{4}-\d{1,2}-\d{1,2}( \d{1,2}:\d{1,2}:\d{1,2})?$/;
+export const DATE_TIME_TEXT = /^\d{4}-\d{1,2}-\d{1,2}( \d{1,2}:\d{1,2}:\d{1,2})?$/;
 
 function dateParam(field: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;

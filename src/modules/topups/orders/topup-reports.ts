@@ -14,6 +14,10 @@ import type { TopupRow, TopupsRepository } from './topups-repository.ts';
  * A report bound: `yyyy-MM-dd HH:mm:ss` or `yyyy-MM-dd` (an end bound includes its whole second or day)
  * or ISO 8601 with a zone. Anything else is a 400 naming the parameter.
  */
+/** What `bound` accepts, as the OpenAPI document states it (`parseDateTime`'s forms, or ISO with a zone). */
+export const REPORT_BOUND_PATTERN =
+  '^\\s*\\d{4}-\\d{1,2}-\\d{1,2}(?:[ T]\\d{1,2}:\\d{1,2}(?::\\d{1,2})?)?\\s*$|^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})$';
+
 function bound(text: string | undefined, field: string, end: boolean): Date | undefined {
   if (text === undefined || text === '') return undefined;
   const plain = parseDateTime(text);
