@@ -55,6 +55,10 @@ test('503 TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT is passed on; unknown co
   const busy = refusalOf(answered(503, 'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT'));
   assert.equal(busy.error.code, 'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT');
   assert.equal(busy.ours, false);
+  // our order was refunded and keeps its customIdentifier: the answer must not echo the supplier's
+  // "retry with the same customIdentifier"
+  assert.match(busy.error.message, /refunded.*new customIdentifier/);
+  assert.doesNotMatch(busy.error.message, /upstream words/);
   assert.equal(refusalOf(answered(400, 'SOMETHING_NEW')).error.code, 'INVALID_REQUEST');
   assert.equal(refusalOf(answered(404, 'PRODUCT_GONE')).error.code, 'RESOURCE_NOT_FOUND');
   assert.equal(refusalOf(answered(409, null)).error.code, 'UNPROCCESSABLE_ENTITY');

@@ -3,7 +3,7 @@ import type { Database, UpstreamProduct } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { UpstreamAnswer, UpstreamClient } from './upstream-client.ts';
 import { upstreamCustomIdentifier } from './upstream-identifiers.ts';
-import { refusalOf } from './upstream-refusals.ts';
+import { RETRY_NEW, refusalOf } from './upstream-refusals.ts';
 import type { UpstreamService } from './upstream-service.ts';
 
 /**
@@ -148,7 +148,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
         return p.refused(
           new AppError(
             'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT',
-            `Live fulfilment is unreachable at the moment; the ${p.noun} was refunded. Retry later.`,
+            `Live fulfilment is unreachable at the moment; the ${p.noun} was refunded. ${RETRY_NEW}`,
             [],
             { 'Retry-After': '60' },
           ),

@@ -38,6 +38,8 @@ const OUR_ACCOUNT_CODES = new Set([
 
 /** Retry-After of a refusal that is the upstream's or our account's passing state. */
 const RETRY_AFTER_SECONDS = '60';
+/** A refunded order keeps its customIdentifier, so a retry must carry a new one. */
+export const RETRY_NEW = 'Retry later with a new customIdentifier.';
 
 export function refusalOf(answer: Extract<UpstreamAnswer, { kind: 'answered' }>): Refusal {
   const code = answer.errorCode;
@@ -50,7 +52,7 @@ export function refusalOf(answer: Extract<UpstreamAnswer, { kind: 'answered' }>)
   if (code === 'INSUFFICIENT_BALANCE') {
     return {
       error: later(
-        'Live fulfilment is unavailable at the moment (the supplier cannot take orders now); the order was refunded. Retry later.',
+        `Live fulfilment is unavailable at the moment (the supplier cannot take orders now); the order was refunded. ${RETRY_NEW}`,
       ),
       ours: true,
       insufficientBalance: true,
@@ -59,7 +61,7 @@ export function refusalOf(answer: Extract<UpstreamAnswer, { kind: 'answered' }>)
   }
   if (answer.status === 401 || answer.status === 429 || (code !== null && OUR_ACCOUNT_CODES.has(code))) {
     return {
-      error: later('Live fulfilment is unavailable at the moment; the order was refunded. Retry later.'),
+      error: later(`Live fulfilment is unavailable at the moment; the order was refunded. ${RETRY_NEW}`),
       ours: true,
       insufficientBalance: false,
       description,
@@ -67,7 +69,11 @@ export function refusalOf(answer: Extract<UpstreamAnswer, { kind: 'answered' }>)
   }
   if (code === 'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT') {
     return {
-      error: later(answer.message ?? ERROR_CODES.TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT.message),
+      // Not the supplier's own message: it would say to retry with the same customIdentifier, which our
+      // refunded order now holds (a retry with it is refused as already used).
+      error: later(
+        `Live fulfilment cannot take orders at the moment (the supplier answered 503); the order was refunded. ${RETRY_NEW}`,
+      ),
       ours: false,
       insufficientBalance: false,
       description,
