@@ -6,7 +6,8 @@ import type { Database, Environment } from '../../db/schema.ts';
  * account and environment serialise on its balance row anyway; so while one transaction of that
  * account runs, the orders that arrive meanwhile queue here, and the next transaction takes them all
  * (up to `maxBatch`): one row lock, one commit, many ledger entries. An order that arrives when
- * nothing of its account is running starts at once, so a quiet account waits for nothing.
+ * nothing of its account is running starts after one turn of the event loop (`setImmediate`, so the
+ * requests read at the same moment join it), so a quiet account waits for nothing.
  *
  * Each order's work is the same callback it would run in a transaction of its own, and each gets
  * its own result. The orders of a batch run side by side on the transaction's one connection, so the
@@ -127,8 +128,8 @@ export function createOrderBatcher(db: Kysely<Database>, options: BatcherOptions
     return lane.queue.splice(0, n);
   }
 
+  /** Runs the lane's batches until none is waiting; `lane.running` was counted when it was started. */
   async function drain(key: string, lane: Lane) {
-    lane.running++;
     try {
       while (lane.queue.length > 0) {
         const batch = takeBatch(lane);
@@ -162,7 +163,14 @@ export function createOrderBatcher(db: Kysely<Database>, options: BatcherOptions
           lanes.set(id, lane);
         }
         lane.queue.push(job);
-        if (lane.running < inFlight) void drain(id, lane);
+        if (lane.running < inFlight) {
+          lane.running++;
+          // One turn of the event loop first: the other requests already read from their sockets
+          // reach this queue before the batch is taken. On PGlite a whole transaction runs in
+          // microtasks (no I/O between its statements), so without this turn the first order of each
+          // read would run alone before the next request is even parsed.
+          setImmediate(() => void drain(id, lane));
+        }
       });
     },
     /** Batches run, orders in them, and batches that fell back to one transaction per order. */
