@@ -48,7 +48,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   // PostgreSQL: the next batch of an account's orders waits on its row lock inside the database while
   // the previous one commits (ledger/batcher.ts); PGlite has one connection
   const ledger = createLedger(db.kysely, clock, {
-    batchesInFlight: db.kind === 'postgres' ? Number(process.env.XBATCH ?? 2) : 1,
+    batchesInFlight: db.kind === 'postgres' ? 2 : 1,
   });
   const countries = loadCountries();
   const fx = createFx(fxRepository(db.kysely), clock, config.fxMarginPercent);
