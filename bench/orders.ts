@@ -182,14 +182,19 @@ export async function run(o: BenchOptions): Promise<Figure[]> {
   if (await postgresAvailable()) {
     const server = await startAirgift({ database: 'postgres' });
     try {
+      // A smoke run measures the baseline once for both figures (CI keeps it short).
+      let smokeBase: { tps: number } | null | undefined;
       for (const kind of ['giftcards', 'topups'] as const) {
-        await orderLoad(server, kind, { seconds: 1, clients }); // warm-up
+        if (!o.smoke) await orderLoad(server, kind, { seconds: 1, clients }); // warm-up
         const r = await orderLoad(server, kind, { seconds, clients });
         // A busy server (too many clients) leaves the figure without its baseline, not the run broken.
-        const base = await pgbench({ clients, seconds }).catch((error: Error) => {
-          console.error(`pgbench baseline unavailable: ${error.message.split('\n').slice(-2).join(' ')}`);
-          return null;
-        });
+        const base =
+          smokeBase ??
+          (await pgbench({ clients, seconds }).catch((error: Error) => {
+            console.error(`pgbench baseline unavailable: ${error.message.split('\n').slice(-2).join(' ')}`);
+            return null;
+          }));
+        if (o.smoke) smokeBase = base;
         figures.push(
           orderFigure(
             `${kind === 'giftcards' ? 'gift card orders' : 'top-ups'}, one account, 64 clients (PostgreSQL)`,
@@ -209,7 +214,7 @@ export async function run(o: BenchOptions): Promise<Figure[]> {
   const server = await startAirgift({ database: 'pglite' });
   try {
     for (const kind of ['giftcards', 'topups'] as const) {
-      await orderLoad(server, kind, { seconds: 1, clients });
+      if (!o.smoke) await orderLoad(server, kind, { seconds: 1, clients }); // warm-up
       const r = await orderLoad(server, kind, { seconds, clients });
       figures.push(
         orderFigure(

@@ -43,9 +43,13 @@ export interface ServiceInputs {
 
 export function createServices({ config, db, clock, bases, tokenSigningKey }: ServiceInputs) {
   // What servers keep in memory and how its changes reach every server (src/lib/change-versions.ts).
-  const changes = createChangeVersions(db.kysely);
+  const changes = createChangeVersions(db.kysely, { soleUser: db.kind === 'pglite' });
   const credentials = credentialsRepository(db.kysely, clock);
-  const ledger = createLedger(db.kysely, clock);
+  // PostgreSQL: the next batch of an account's orders waits on its row lock inside the database while
+  // the previous one commits (ledger/batcher.ts); PGlite has one connection
+  const ledger = createLedger(db.kysely, clock, {
+    batchesInFlight: db.kind === 'postgres' ? 2 : 1,
+  });
   const countries = loadCountries();
   const fx = createFx(fxRepository(db.kysely), clock, config.fxMarginPercent);
   const accounts = createAccountsService({

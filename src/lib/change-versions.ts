@@ -9,7 +9,12 @@ import type { Database } from '../db/schema.ts';
  * moved. So a change made through any server is seen by all within `pollMs` plus one query.
  *
  * A process whose last successful read is older than `staleAfterMs` (database unreachable, poller
- * stopped) is not `fresh()`: its caches must be bypassed, never trusted past the promise.
+ * stopped) is not `fresh()`: its caches must be bypassed, never trusted past the promise. Except
+ * with `soleUser` (the embedded database, which one process only can open): every change is then
+ * made by this process and told to its listeners at once, so the counters can hold no news and the
+ * caches stay trusted however late the poll is. (A PGlite server at full load queues the poll behind
+ * every request's statements on its one connection; past 800 ms the token cache was bypassed, every
+ * request read its credential, and those reads kept the orders from forming batches.)
  *
  * @example
  * const changes = createChangeVersions(db);
@@ -28,7 +33,7 @@ export interface ChangeVersions {
 
 export function createChangeVersions(
   db: Kysely<Database>,
-  options: { pollMs?: number; staleAfterMs?: number } = {},
+  options: { pollMs?: number; staleAfterMs?: number; soleUser?: boolean } = {},
 ): ChangeVersions {
   const pollMs = options.pollMs ?? 200;
   const staleAfterMs = options.staleAfterMs ?? 800;
@@ -78,7 +83,7 @@ export function createChangeVersions(
       listeners.set(topic, [...(listeners.get(topic) ?? []), listener]);
       if (!stopped && !timer && lastRead === Number.NEGATIVE_INFINITY) void poll();
     },
-    fresh: () => !stopped && performance.now() - lastRead < staleAfterMs,
+    fresh: () => !stopped && (options.soleUser || performance.now() - lastRead < staleAfterMs),
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -6,7 +6,8 @@ import type { Database, Environment } from '../../db/schema.ts';
  * account and environment serialise on its balance row anyway; so while one transaction of that
  * account runs, the orders that arrive meanwhile queue here, and the next transaction takes them all
  * (up to `maxBatch`): one row lock, one commit, many ledger entries. An order that arrives when
- * nothing of its account is running starts at once, so a quiet account waits for nothing.
+ * nothing of its account is running starts after one turn of the event loop (`setImmediate`, so the
+ * requests read at the same moment join it), so a quiet account waits for nothing.
  *
  * Each order's work is the same callback it would run in a transaction of its own, and each gets
  * its own result. The orders of a batch run side by side on the transaction's one connection, so the
@@ -16,6 +17,17 @@ import type { Database, Environment } from '../../db/schema.ts';
  * runs again alone, in arrival order: each then gets exactly the answer it would have had alone, and
  * a bad order never fails its batch-mates. The callbacks must do all their database work through the
  * `trx` they are given (they already must: a transaction is one connection, one PGlite session).
+ *
+ * With `inFlight` above 1 (PostgreSQL: a pool of connections), that many batches of one account run
+ * at once, each on its own connection: the next batch's first statements (BEGIN, the ids, the checks
+ * that need no lock) are made while the previous one holds the balance row, its debit waits on that
+ * row lock inside PostgreSQL and goes on the moment the previous batch commits, instead of after the
+ * commit's answer has come back to Node and the next batch has made those statements. Batches
+ * still serialise on the row lock, and every check that must see the previous batch's orders runs
+ * after the debit took the lock (a new statement, so a new snapshot in READ COMMITTED), as it does
+ * between two processes; a used customIdentifier the unique index finds fails the later batch,
+ * whose orders then run alone. Orders with one tag never run at the same time, in one batch or in
+ * two. PGlite has one connection: one batch at a time there.
  *
  * Invariant kept: balance == sum(entries), since every batch commits or rolls back whole.
  *
@@ -42,6 +54,8 @@ interface Job {
 
 export interface BatcherOptions {
   maxBatch?: number;
+  /** Batches of one account running at once (default 1; see above). */
+  inFlight?: number;
   /**
    * Told the transaction of a batch of two or more orders before their work starts on it, so a
    * statement the orders all make can be made once for all of them (ledger.ts: the batch's debits).
@@ -51,7 +65,9 @@ export interface BatcherOptions {
 
 export function createOrderBatcher(db: Kysely<Database>, options: BatcherOptions = {}) {
   const maxBatch = options.maxBatch ?? 64;
-  const queues = new Map<string, Job[]>();
+  const inFlight = Math.max(1, options.inFlight ?? 1);
+  // per account and environment: the orders waiting, and how many batches of it are running
+  const lanes = new Map<string, Lane>();
   const stats = { batches: 0, orders: 0, fallbacks: 0 };
 
   async function alone(job: Job) {
@@ -84,36 +100,54 @@ export function createOrderBatcher(db: Kysely<Database>, options: BatcherOptions
     });
   }
 
+  interface Lane {
+    queue: Job[];
+    running: number;
+    /** The tags of the batches running now. */
+    busy: Set<string>;
+  }
+
   /**
    * The next orders that may share a transaction: in arrival order, up to `maxBatch`, stopping before
    * the second order with a tag already taken (orders of one batch run side by side, so two top-ups to
-   * one number must not, or neither would see the other in its recently-recharged check).
+   * one number must not, or neither would see the other in its recently-recharged check) and before
+   * an order whose tag is in a batch running now (it waits for that batch's commit). Empty when the
+   * first order waiting is such an order: the runner of that batch takes it next.
    */
-  function takeBatch(queue: Job[]): Job[] {
+  function takeBatch(lane: Lane): Job[] {
     const tags = new Set<string>();
     let n = 0;
-    while (n < queue.length && n < maxBatch) {
-      const tag = queue[n].tag;
+    while (n < lane.queue.length && n < maxBatch) {
+      const tag = lane.queue[n].tag;
       if (tag !== undefined) {
-        if (tags.has(tag)) break;
+        if (tags.has(tag) || lane.busy.has(tag)) break;
         tags.add(tag);
       }
       n++;
     }
-    return queue.splice(0, Math.max(n, 1));
+    return lane.queue.splice(0, n);
   }
 
-  async function drain(key: string, queue: Job[]) {
+  /** Runs the lane's batches until none is waiting; `lane.running` was counted when it was started. */
+  async function drain(key: string, lane: Lane) {
     try {
-      while (queue.length > 0) {
-        const batch = takeBatch(queue);
+      while (lane.queue.length > 0) {
+        const batch = takeBatch(lane);
+        if (batch.length === 0) break;
+        const tags = batch.flatMap((job) => (job.tag === undefined ? [] : [job.tag]));
+        for (const tag of tags) lane.busy.add(tag);
         stats.batches++;
         stats.orders += batch.length;
-        if (batch.length === 1) await alone(batch[0]);
-        else await together(batch);
+        try {
+          if (batch.length === 1) await alone(batch[0]);
+          else await together(batch);
+        } finally {
+          for (const tag of tags) lane.busy.delete(tag);
+        }
       }
     } finally {
-      queues.delete(key);
+      lane.running--;
+      if (lane.running === 0 && lane.queue.length === 0) lanes.delete(key);
     }
   }
 
@@ -123,14 +157,20 @@ export function createOrderBatcher(db: Kysely<Database>, options: BatcherOptions
       const id = `${key.accountId}/${key.environment}`;
       return new Promise<T>((resolve, reject) => {
         const job: Job = { work, tag: key.tag, resolve: resolve as (value: unknown) => void, reject };
-        const queue = queues.get(id);
-        if (queue) {
-          queue.push(job);
-          return;
+        let lane = lanes.get(id);
+        if (!lane) {
+          lane = { queue: [], running: 0, busy: new Set() };
+          lanes.set(id, lane);
         }
-        const fresh = [job];
-        queues.set(id, fresh);
-        void drain(id, fresh);
+        lane.queue.push(job);
+        if (lane.running < inFlight) {
+          lane.running++;
+          // One turn of the event loop first: the other requests already read from their sockets
+          // reach this queue before the batch is taken. On PGlite a whole transaction runs in
+          // microtasks (no I/O between its statements), so without this turn the first order of each
+          // read would run alone before the next request is even parsed.
+          setImmediate(() => void drain(id, lane));
+        }
       });
     },
     /** Batches run, orders in them, and batches that fell back to one transaction per order. */

@@ -42,11 +42,21 @@ async function refusedPosting(
   );
 }
 
-export function createLedger(db: Kysely<Database>, clock: Clock) {
+export function createLedger(
+  db: Kysely<Database>,
+  clock: Clock,
+  options: {
+    /** Batches of one account's orders running at once (batcher.ts): 1 on PGlite's one connection. */
+    batchesInFlight?: number;
+  } = {},
+) {
   // the transactions of batches of two or more orders: their statements may be gathered (gathering.ts)
   const batches = new WeakSet<Kysely<Database>>();
   const inBatch = (trx: Kysely<Database>) => batches.has(trx);
-  const batcher = createOrderBatcher(db, { onBatch: (trx) => batches.add(trx) });
+  const batcher = createOrderBatcher(db, {
+    onBatch: (trx) => batches.add(trx),
+    inFlight: options.batchesInFlight,
+  });
   // the debits of a batch's orders are posted in one statement (batch-debits.ts)
   const debits = createGathering<OrderDebit, PostingResult>({
     gathers: inBatch,

@@ -185,33 +185,32 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
 
     /**
      * `conflicts` of several top-ups in one statement (a batch's), in the order given; `nextId` is the
-     * first's (a gathering keeps calls with and without apart).
+     * first's (a gathering keeps calls with and without apart). The customIdentifiers are left to the
+     * unique index: a used one fails the batch's INSERT (23505), the batch rolls back and its top-ups
+     * run alone (`conflicts`), each getting its exact answer. Joined to a list of values, that look-up
+     * could walk every top-up of the account on a table without planner statistics (PGlite never
+     * analyses), and it would run twice per batch, once with the balance row locked.
      */
     async conflictsMany(trx: Kysely<Database>, items: ConflictCheck[]): Promise<Conflicts[]> {
       const input = sql.join(
         items.map(
           (o, i) =>
-            sql`(${i}::int, ${o.accountId}::bigint, ${o.environment}::text, ${o.customIdentifier}::text, ${o.recipient}::text, ${o.since}::timestamptz)`,
+            sql`(${i}::int, ${o.accountId}::bigint, ${o.environment}::text, ${o.recipient}::text, ${o.since}::timestamptz)`,
         ),
       );
-      const { rows } = await sql<{ id: string | null; used: boolean; recent: boolean }>`
+      const { rows } = await sql<{ id: string | null; recent: boolean }>`
         SELECT ${items[0].nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
-               i.custom_identifier IS NOT NULL AND EXISTS (
-                 SELECT 1 FROM topup_transactions t
-                 WHERE t.account_id = i.account_id AND t.environment = i.environment
-                   AND t.custom_identifier = i.custom_identifier
-               ) AS used,
                i.recipient IS NOT NULL AND EXISTS (
                  SELECT 1 FROM topup_transactions t
                  WHERE t.account_id = i.account_id AND t.environment = i.environment
                    AND t.recipient_phone = i.recipient AND t.created_at > i.since
                    AND t.status <> 'REFUNDED'
                ) AS recent
-        FROM (VALUES ${input}) AS i (ord, account_id, environment, custom_identifier, recipient, since)
+        FROM (VALUES ${input}) AS i (ord, account_id, environment, recipient, since)
         ORDER BY i.ord`.execute(trx);
       return rows.map((r) => ({
         id: r.id === null ? null : Number(r.id),
-        customIdentifierUsed: r.used,
+        customIdentifierUsed: false,
         recentlyRecharged: r.recent,
       }));
     },
