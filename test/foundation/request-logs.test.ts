@@ -15,6 +15,16 @@ describe('request logs', () => {
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, any>);
 
+  /** The process's log reaches us through a pipe, possibly after the answer: wait for its lines. */
+  async function linesOf(reqId: string, match: (l: Record<string, any>) => boolean) {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const found = lines().filter((l) => l.reqId === reqId && match(l));
+      if (found.length > 0 || Date.now() > deadline) return found;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   before(async () => {
     server = await startServerProcess({ LOG_LEVEL: 'info' });
   });
@@ -26,7 +36,7 @@ describe('request logs', () => {
     });
     assert.equal(listed.status, 200);
     const id = listed.headers['x-request-id'];
-    const incoming = lines().find((l) => l.reqId === id && l.req);
+    const incoming = (await linesOf(id, (l) => l.req))[0];
     assert.ok(incoming, server.output().slice(-2000));
     assert.equal(incoming.req.url, '/admin/accounts?size=1');
     assert.equal(incoming.req.method, 'GET');
@@ -42,6 +52,8 @@ describe('request logs', () => {
     );
     assert.equal(busy.status, 503);
     const id = busy.headers['x-request-id'];
+    await linesOf(id, (l) => l.level >= 40);
+    await new Promise((r) => setTimeout(r, 200)); // a second warning would come right behind the first
     const logged = lines().filter((l) => l.reqId === id && l.level >= 40);
     assert.equal(logged.length, 1, JSON.stringify(logged));
     assert.equal(logged[0]!.level, 40, 'warn, not error');

@@ -87,6 +87,8 @@ const METHODS: Record<DocumentKind, Record<string, string>> = {
     'POST /products/{productId}/activate': 'Admin["products"]["activate"]',
     'POST /products/{productId}/deactivate': 'Admin["products"]["deactivate"]',
     'PUT /products/{productId}/provider': 'Admin["products"]["setProvider"]',
+    'POST /topup-operators/{operatorId}/activate': 'Admin["topupOperators"]["activate"]',
+    'POST /topup-operators/{operatorId}/deactivate': 'Admin["topupOperators"]["deactivate"]',
     'POST /products/{productId}/stock': 'Admin["stock"]["import"]',
     'GET /stock': 'Admin["stock"]["show"]',
     'GET /upstreams': 'Admin["upstreams"]["show"]',
