@@ -1,7 +1,8 @@
 import { userInfo } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { lazyPackage } from '../lib/lazy-package.ts';
 import { openPglite } from './pglite.ts';
 import type { Database } from './schema.ts';
 
@@ -22,6 +23,8 @@ export type DbTarget =
   | { pgliteDataDir?: string; pglite?: PGlite; sharedBuffers?: string };
 
 const INT8 = 20;
+/** node-postgres, loaded only when DATABASE_URL is set. */
+const nodePostgres = lazyPackage<typeof pg>('pg');
 
 export async function openDatabase(target: DbTarget): Promise<Db> {
   if ('url' in target) return openPostgres(target.url, target.poolSize ?? 10);
@@ -95,6 +98,7 @@ export function withDefaultUser(url: string, env: NodeJS.ProcessEnv = process.en
 }
 
 function openPostgres(url: string, poolSize: number): Db {
+  const pg = nodePostgres();
   const pool = new pg.Pool({
     connectionString: withDefaultUser(url),
     max: poolSize,
