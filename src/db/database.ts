@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { lazyPackage } from '../lib/lazy-package.ts';
+import { type Listening, listenPglite, listenPostgres, type NotificationHandlers } from './notifications.ts';
 import { openPglite } from './pglite.ts';
 import type { Database } from './schema.ts';
 
@@ -15,6 +16,8 @@ export interface Db {
   kysely: Kysely<Database>;
   /** The embedded instance when kind is 'pglite': migrations run their scripts with its exec. */
   pglite?: PGlite;
+  /** Notifications of a channel (notifications.ts); what is listening ends with `close()`. */
+  listen(channel: string, handlers: NotificationHandlers): Promise<Listening>;
   close(): Promise<void>;
 }
 
@@ -39,11 +42,18 @@ export async function openDatabase(target: DbTarget): Promise<Db> {
 
 export function fromPGlite(pglite: PGlite): Db {
   const kysely = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const listening: Listening[] = [];
   return {
     kind: 'pglite',
     kysely,
     pglite,
+    async listen(channel, handlers) {
+      const l = await listenPglite(pglite, channel, handlers);
+      listening.push(l);
+      return l;
+    },
     async close() {
+      await Promise.all(listening.map((l) => l.close()));
       await kysely.destroy();
       if (!pglite.closed) await pglite.close();
     },
@@ -139,10 +149,26 @@ function openPostgres(url: string, poolSize: number): Db {
     options: pool.options,
   };
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: connections }) });
+  const listening: Listening[] = [];
   return {
     kind: 'postgres',
     kysely,
+    async listen(channel, handlers) {
+      const l = listenPostgres(
+        () =>
+          new pg.Client({
+            connectionString: withDefaultUser(url),
+            connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+            keepAlive: true,
+          }),
+        channel,
+        handlers,
+      );
+      listening.push(l);
+      return l;
+    },
     async close() {
+      await Promise.all(listening.map((l) => l.close()));
       await kysely.destroy();
     },
   };
