@@ -160,6 +160,8 @@ function openPostgres(url: string, poolSize: number): Db {
             connectionString: withDefaultUser(url),
             connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
             keepAlive: true,
+            // Named, so an operator (or a test) can tell it in pg_stat_activity.
+            application_name: `airgift listener ${channel}`,
           }),
         channel,
         handlers,
