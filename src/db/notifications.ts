@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 
@@ -10,7 +11,10 @@ import type pg from 'pg';
  * `staleAfterMs`): what a process keeps from notifications may be trusted only while it is.
  *
  * - PostgreSQL: a connection of its own (not one of the pool's), a heartbeat every `heartbeatMs`, and
- *   a new connection (then `onReset`) whenever the old one fails.
+ *   a new connection (then `onReset`) whenever the old one fails. The heartbeat is a notification
+ *   the listener sends itself on the channel (payload `~heartbeat …`, which every listener skips):
+ *   healthy means it came back, so a connection that answers but does not deliver (a pooler in
+ *   transaction mode, where LISTEN does not hold) is never trusted.
  * - PGlite: the embedded database lives in this process, which is the only one that can write to
  *   it; its notifications are delivered with the answer of the statement that committed.
  */
@@ -56,6 +60,9 @@ export function listenPostgres(
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
   let failures = 0;
+  let beat = 0;
+  const self = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  let awaitedEcho = '';
 
   const later = (fn: () => void, ms: number) => {
     if (closed) return;
@@ -79,7 +86,9 @@ export function listenPostgres(
     c.on('error', () => drop(c));
     c.on('end', () => drop(c));
     c.on('notification', (n) => {
-      if (client === c && n.channel === channel && n.payload !== undefined) handlers.onMessage(n.payload);
+      if (client !== c || n.channel !== channel || n.payload === undefined) return;
+      if (n.payload === awaitedEcho) lastAnswer = performance.now();
+      else if (!n.payload.startsWith('~')) handlers.onMessage(n.payload);
     });
     try {
       await c.connect();
@@ -88,9 +97,8 @@ export function listenPostgres(
       await c.query(`LISTEN ${channel}`);
       if (client !== c || closed) return;
       handlers.onReset();
-      lastAnswer = performance.now();
       failures = 0;
-      later(heartbeat, heartbeatMs);
+      void heartbeat();
     } catch {
       drop(c);
     }
@@ -100,19 +108,25 @@ export function listenPostgres(
     timer = null;
     const c = client;
     if (!c) return;
+    beat++;
+    const payload = `~heartbeat ${self} ${beat}`;
+    awaitedEcho = payload;
     const answered = await Promise.race([
-      c.query('SELECT 1').then(
+      c.query('SELECT pg_notify($1, $2)', [channel, payload]).then(
         () => true,
         () => false,
       ),
       new Promise<false>((resolve) => setTimeout(resolve, staleAfterMs, false).unref()),
     ]);
     if (client !== c) return;
-    if (!answered) {
+    // No answer, or answers that stopped delivering: start over. (One that never delivered, like a
+    // pooler, is kept but never healthy: balances are read from the database there.)
+    const stopped =
+      lastAnswer !== Number.NEGATIVE_INFINITY && performance.now() - lastAnswer > 4 * staleAfterMs;
+    if (!answered || stopped) {
       drop(c);
       return;
     }
-    lastAnswer = performance.now();
     later(heartbeat, heartbeatMs);
   }
 
