@@ -139,7 +139,10 @@ export interface StartOptions {
  */
 async function startCommand(root: string): Promise<{ env: Record<string, string>; nodeArgs: string[] }> {
   const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-  const last = String(manifest.scripts?.start ?? '').split('&&').pop() ?? '';
+  const last =
+    String(manifest.scripts?.start ?? '')
+      .split('&&')
+      .pop() ?? '';
   const words = last.trim().split(/\s+/);
   const env: Record<string, string> = {};
   const nodeArgs: string[] = [];

@@ -48,7 +48,11 @@ function upToDate() {
 
 const BUNDLED = new Set(['typebox', 'kysely', 'jose', '@fastify/type-provider-typebox']);
 
-const packageName = (path) => path.split('/').slice(0, path.startsWith('@') ? 2 : 1).join('/');
+const packageName = (path) =>
+  path
+    .split('/')
+    .slice(0, path.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** Every bare import (node:* and npm packages) is external, except the packages of BUNDLED. */
 const externalPackages = {

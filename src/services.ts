@@ -50,14 +50,12 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   // (modules/ledger/balance-cache.ts); until the listener is up, every balance is read.
   let balanceListener: Listening | null = null;
   const balanceCache = createBalanceCache({ healthy: () => balanceListener?.healthy() ?? false });
-  void db
-    .listen(BALANCE_CHANNEL, { onMessage: balanceCache.announced, onReset: balanceCache.reset })
-    .then(
-      (listening) => {
-        balanceListener = listening;
-      },
-      () => undefined,
-    );
+  void db.listen(BALANCE_CHANNEL, { onMessage: balanceCache.announced, onReset: balanceCache.reset }).then(
+    (listening) => {
+      balanceListener = listening;
+    },
+    () => undefined,
+  );
   const ledger = createLedger(db.kysely, clock, balanceCache);
   const countries = loadCountries();
   const fx = createFx(fxRepository(db.kysely), clock, config.fxMarginPercent);

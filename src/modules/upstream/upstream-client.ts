@@ -1,6 +1,6 @@
-import { lazyPackage } from '../../lib/lazy-package.ts';
 import { quoteNumbersOf } from '../../../sdk/src/lossless-json.ts';
 import type { UpstreamProduct } from '../../db/schema.ts';
+import { lazyPackage } from '../../lib/lazy-package.ts';
 
 /**
  * The HTTP client of one upstream: an airgift or the original service, spoken to as any client
