@@ -132,6 +132,28 @@ export interface StartOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * The environment variables and node flags of the checkout's `npm start` (its last command, say
+ * `MALLOC_ARENA_MAX=2 node --optimize-for-size dist/main.mjs`), so a server runs as `npm start` runs
+ * it, each checkout of a `--compare` with its own.
+ */
+async function startCommand(root: string): Promise<{ env: Record<string, string>; nodeArgs: string[] }> {
+  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+  const last =
+    String(manifest.scripts?.start ?? '')
+      .split('&&')
+      .pop() ?? '';
+  const words = last.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  const nodeArgs: string[] = [];
+  for (const word of words) {
+    const assignment = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word);
+    if (assignment) env[assignment[1]] = assignment[2];
+    else if (word.startsWith('--')) nodeArgs.push(word);
+  }
+  return { env, nodeArgs };
+}
+
 /** Starts `src/main.ts` on a free port and waits for its banner. */
 export async function startAirgift(o: StartOptions = {}): Promise<RunningServer> {
   const ownDir = !o.dataDir;
@@ -145,14 +167,16 @@ export async function startAirgift(o: StartOptions = {}): Promise<RunningServer>
   // an older checkout (--compare) without that build runs its sources through tsx.
   const built = existsSync(join(serverRoot, 'scripts', 'build.mjs'));
   if (built) await run(process.execPath, [join(serverRoot, 'scripts', 'build.mjs')], { cwd: serverRoot });
+  const start = built ? await startCommand(serverRoot) : { env: {}, nodeArgs: [] };
   const started = performance.now();
   const entry = built
     ? [join(serverRoot, 'dist', 'main.mjs')]
     : ['--import', 'tsx', join(serverRoot, 'src', 'main.ts')];
-  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
+  const child = spawn(process.execPath, [...start.nodeArgs, ...nodeArgs, ...entry], {
     cwd: serverRoot,
     env: {
       ...process.env,
+      ...start.env,
       DATABASE_URL: databaseUrl ?? '',
       DATA_DIR: dataDir,
       PORT: '0',

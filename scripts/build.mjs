@@ -1,8 +1,17 @@
 // The production build that `npm start` runs: the server's TypeScript bundled into one ES module,
-// dist/main.mjs, with every npm package left as an import. Running it needs no TypeScript loader,
-// which saves ~100 MB of resident memory (tsx's loader keeps a second V8 isolate) and most of a
-// second at each start. Plain JavaScript on purpose: it must start fast and needs only esbuild.
-// The build is skipped when dist/main.mjs is newer than every file under src/.
+// dist/main.mjs. Running it needs no TypeScript loader, which saves ~100 MB of resident memory (tsx's
+// loader keeps a second V8 isolate) and most of a second at each start. Plain JavaScript on purpose:
+// it must start fast and needs only esbuild.
+//
+// npm packages stay imports from node_modules, except the pure ES-module ones of BUNDLED: Node's ES
+// module loader resolves, reads and links each of their hundreds of files one by one (~300 ms of CPU
+// at every start); bundled they are one more part of main.mjs. CommonJS packages load much faster
+// and are left alone, and so is PGlite, which finds its WebAssembly next to its own files.
+//
+// The dashboard's and console's front-ends (web/<page>/main.ts) are bundled here too and written
+// into main.mjs as string constants (AIRGIFT_WEB_BUNDLES, read by src/modules/web/web-assets.ts):
+// the server then starts no esbuild of its own, and the bundle stays one file wherever it is put.
+// The build is skipped when dist/main.mjs is newer than every file under src/ and web/.
 //
 //   node scripts/build.mjs [--force] [--outdir DIR]
 import { readdirSync, statSync } from 'node:fs';
@@ -27,14 +36,51 @@ function upToDate() {
   try {
     const built = statSync(outfile).mtimeMs;
     return (
-      built > newestUnder(join(root, 'src')) && built > statSync(join(root, 'package-lock.json')).mtimeMs
+      built > newestUnder(join(root, 'src')) &&
+      built > newestUnder(join(root, 'web')) &&
+      built > statSync(join(root, 'package-lock.json')).mtimeMs &&
+      built > statSync(import.meta.filename).mtimeMs
     );
   } catch {
     return false;
   }
 }
 
+const BUNDLED = new Set(['typebox', 'kysely', 'jose', '@fastify/type-provider-typebox']);
+
+const packageName = (path) =>
+  path
+    .split('/')
+    .slice(0, path.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/** Every bare import (node:* and npm packages) is external, except the packages of BUNDLED. */
+const externalPackages = {
+  name: 'external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      BUNDLED.has(packageName(args.path)) ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+/** The same options as the in-memory build of `npm run dev` (src/modules/web/web-assets.ts). */
+async function webBundle(page) {
+  const result = await build({
+    entryPoints: [join(root, 'web', page, 'main.ts')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    sourcemap: false,
+    logLevel: 'warning',
+  });
+  return result.outputFiles[0].text;
+}
+
 if (args.includes('--force') || !upToDate()) {
+  const [dashboard, console] = await Promise.all([webBundle('dashboard'), webBundle('console')]);
   await build({
     entryPoints: [join(root, 'src', 'main.ts')],
     outfile,
@@ -42,8 +88,9 @@ if (args.includes('--force') || !upToDate()) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    plugins: [externalPackages],
     sourcemap: 'linked',
     logLevel: 'warning',
+    define: { AIRGIFT_WEB_BUNDLES: JSON.stringify({ dashboard, console }) },
   });
 }

@@ -20,6 +20,7 @@ import { withPublicRequestUrls } from './http/request-log.ts';
 import { installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
 import type { TypedApp } from './http/schemas.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
+import { lazySerializerFactory } from './http/serialization.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { newRequestId } from './lib/ids.ts';
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return url;
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
     // Errors Fastify raises before any hook runs (a malformed percent-encoding in the path, say)
     // answer the same envelope as everything else.
     frameworkErrors: (error, _request, reply) =>

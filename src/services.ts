@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { Listening } from './db/notifications.ts';
 import type { Environment } from './db/schema.ts';
 import { AppError } from './errors/error-codes.ts';
 import type { BaseRouter } from './http/bases.ts';
@@ -11,7 +12,7 @@ import { accountsRepository, createAccountsService } from './modules/accounts/in
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
 import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
 import { cardCodesKey, createGiftcardServices } from './modules/giftcards/index.ts';
-import { createLedger } from './modules/ledger/index.ts';
+import { BALANCE_CHANNEL, createBalanceCache, createLedger } from './modules/ledger/index.ts';
 import { createMetrics } from './modules/metrics/metrics.ts';
 import { metricsRepository } from './modules/metrics/metrics-repository.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
@@ -45,10 +46,21 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   // What servers keep in memory and how its changes reach every server (src/lib/change-versions.ts).
   const changes = createChangeVersions(db.kysely, { soleUser: db.kind === 'pglite' });
   const credentials = credentialsRepository(db.kysely, clock);
+  // Balances kept in memory, in step with every server through the database's notifications
+  // (modules/ledger/balance-cache.ts); until the listener is up, every balance is read.
+  let balanceListener: Listening | null = null;
+  const balanceCache = createBalanceCache({ healthy: () => balanceListener?.healthy() ?? false });
+  void db.listen(BALANCE_CHANNEL, { onMessage: balanceCache.announced, onReset: balanceCache.reset }).then(
+    (listening) => {
+      balanceListener = listening;
+    },
+    () => undefined,
+  );
   // PostgreSQL: the next batch of an account's orders waits on its row lock inside the database while
   // the previous one commits (ledger/batcher.ts); PGlite has one connection
   const ledger = createLedger(db.kysely, clock, {
     batchesInFlight: db.kind === 'postgres' ? 2 : 1,
+    cache: balanceCache,
   });
   const countries = loadCountries();
   const fx = createFx(fxRepository(db.kysely), clock, config.fxMarginPercent);

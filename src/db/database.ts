@@ -1,7 +1,9 @@
 import { userInfo } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { lazyPackage } from '../lib/lazy-package.ts';
+import { type Listening, listenPglite, listenPostgres, type NotificationHandlers } from './notifications.ts';
 import { openPglite } from './pglite.ts';
 import type { Database } from './schema.ts';
 
@@ -14,6 +16,8 @@ export interface Db {
   kysely: Kysely<Database>;
   /** The embedded instance when kind is 'pglite': migrations run their scripts with its exec. */
   pglite?: PGlite;
+  /** Notifications of a channel (notifications.ts); what is listening ends with `close()`. */
+  listen(channel: string, handlers: NotificationHandlers): Promise<Listening>;
   close(): Promise<void>;
 }
 
@@ -22,6 +26,8 @@ export type DbTarget =
   | { pgliteDataDir?: string; pglite?: PGlite; sharedBuffers?: string };
 
 const INT8 = 20;
+/** node-postgres, loaded only when DATABASE_URL is set. */
+const nodePostgres = lazyPackage<typeof pg>('pg');
 
 export async function openDatabase(target: DbTarget): Promise<Db> {
   if ('url' in target) return openPostgres(target.url, target.poolSize ?? 10);
@@ -36,11 +42,18 @@ export async function openDatabase(target: DbTarget): Promise<Db> {
 
 export function fromPGlite(pglite: PGlite): Db {
   const kysely = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const listening: Listening[] = [];
   return {
     kind: 'pglite',
     kysely,
     pglite,
+    async listen(channel, handlers) {
+      const l = await listenPglite(pglite, channel, handlers);
+      listening.push(l);
+      return l;
+    },
     async close() {
+      await Promise.all(listening.map((l) => l.close()));
       await kysely.destroy();
       if (!pglite.closed) await pglite.close();
     },
@@ -95,6 +108,7 @@ export function withDefaultUser(url: string, env: NodeJS.ProcessEnv = process.en
 }
 
 function openPostgres(url: string, poolSize: number): Db {
+  const pg = nodePostgres();
   const pool = new pg.Pool({
     connectionString: withDefaultUser(url),
     max: poolSize,
@@ -135,10 +149,28 @@ function openPostgres(url: string, poolSize: number): Db {
     options: pool.options,
   };
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: connections }) });
+  const listening: Listening[] = [];
   return {
     kind: 'postgres',
     kysely,
+    async listen(channel, handlers) {
+      const l = listenPostgres(
+        () =>
+          new pg.Client({
+            connectionString: withDefaultUser(url),
+            connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+            keepAlive: true,
+            // Named, so an operator (or a test) can tell it in pg_stat_activity.
+            application_name: `airgift listener ${channel}`,
+          }),
+        channel,
+        handlers,
+      );
+      listening.push(l);
+      return l;
+    },
     async close() {
+      await Promise.all(listening.map((l) => l.close()));
       await kysely.destroy();
     },
   };

@@ -40,6 +40,8 @@ export interface BalancesTable {
   currency_code: string;
   balance: Numeric;
   updated_at: ColumnType<Date, Date | string, Date | string>;
+  /** Raised by a trigger at every change of the row (migration 0016): the balance cache's order. */
+  version: Generated<number>;
 }
 
 export interface LedgerEntriesTable {

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import forge from 'node-forge';
+import type Forge from 'node-forge';
+import { lazyPackage } from '../lib/lazy-package.ts';
 
 /**
  * TLS material. With TLS_CERT_FILE/TLS_KEY_FILE the operator's certificate is used. Otherwise a
@@ -12,6 +13,9 @@ import forge from 'node-forge';
  * server certificate is re-issued when that host list changes. Trust the CA once:
  * `curl --cacert data/tls/ca.crt`, or `NODE_EXTRA_CA_CERTS=data/tls/ca.crt` for Node clients.
  */
+/** Needed only to make a certificate, not at a restart that finds one. */
+const loadForge = lazyPackage<typeof Forge>('node-forge');
+
 export interface TlsFiles {
   key: string;
   cert: string;
@@ -74,6 +78,7 @@ export async function loadTls(opts: {
 }
 
 function newKeyPair() {
+  const forge = loadForge();
   // Node's native generator: node-forge's pure-JS RSA keygen takes seconds.
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return {
@@ -87,6 +92,7 @@ function serial() {
 }
 
 function makeCa() {
+  const forge = loadForge();
   const pair = newKeyPair();
   const cert = forge.pki.createCertificate();
   cert.publicKey = pair.publicKey;
@@ -109,6 +115,7 @@ function makeCa() {
 }
 
 function makeServerCert(caCertPem: string, caKeyPem: string, hosts: string[]) {
+  const forge = loadForge();
   const caCert = forge.pki.certificateFromPem(caCertPem);
   const pair = newKeyPair();
   const cert = forge.pki.createCertificate();

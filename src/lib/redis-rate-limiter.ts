@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { lazyPackage } from './lazy-package.ts';
 import { decide, type RateLimiter, type RateLimitRule } from './rate-limiter.ts';
 
 /**
@@ -39,11 +40,14 @@ if ttl < 0 then
 end
 return {n, ttl}`;
 
+/** Loaded only when REDIS_URL is set. */
+const ioredis = lazyPackage<typeof import('ioredis')>('ioredis');
+
 type HitClient = Redis & { airgiftHit(key: string, windowMs: number): Promise<[number, number]> };
 
 export function redisRateLimiter(options: RedisRateLimiterOptions): RedisRateLimiter {
   const timeout = options.commandTimeoutMs ?? 500;
-  const client = new Redis(options.url, {
+  const client = new (ioredis().Redis)(options.url, {
     enableOfflineQueue: false,
     commandTimeout: timeout,
     // A connection that takes no answer (a stalled server) is dropped and made again.

@@ -13,7 +13,8 @@ import { CACHE_DIR } from '../harness/templates.ts';
  * `npm start` runs the production bundle (scripts/build.mjs → dist/main.mjs), not the TypeScript
  * sources the other suites start. This proves the bundle is complete: built from a clean state, it
  * starts on a NEW embedded database (made by initdb in a child process, src/db/pglite.ts), finds
- * its seed data and migrations from the project root, and answers.
+ * its seed data and migrations from the project root, and answers, the pages' front-end included
+ * (bundled by the build into main.mjs).
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
@@ -70,6 +71,13 @@ test('the production bundle starts on a new embedded database and answers', {
         headers: { authorization: 'Bearer nothing' },
       });
       assert.equal(countries.status, 401, 'the bases are mounted');
+      // The pages' front-end comes from the build (scripts/build.mjs), not from an esbuild at start.
+      for (const page of ['dashboard', 'console']) {
+        const script = await http.get(`/${page}/app.js`);
+        assert.equal(script.status, 200, `${page}/app.js`);
+        assert.match(String(script.headers['content-type']), /^text\/javascript/);
+        assert.ok(script.text.length > 1000, `${page}/app.js is the bundled front-end`);
+      }
     } finally {
       await http.close();
     }

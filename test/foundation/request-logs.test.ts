@@ -16,7 +16,7 @@ describe('request logs', () => {
       .map((l) => JSON.parse(l) as Record<string, any>);
 
   /** The process's log reaches us through a pipe, possibly after the answer: wait for its lines. */
-  async function linesOf(reqId: string, match: (l: Record<string, any>) => boolean) {
+  async function linesOf(reqId: unknown, match: (l: Record<string, any>) => boolean) {
     const deadline = Date.now() + 5_000;
     for (;;) {
       const found = lines().filter((l) => l.reqId === reqId && match(l));

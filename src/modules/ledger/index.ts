@@ -1,5 +1,6 @@
 /** The ledger module: balances and their append-only entries. See ledger.ts for the invariants. */
 
+export { BALANCE_CHANNEL, type BalanceCache, createBalanceCache } from './balance-cache.ts';
 export { createGathering } from './gathering.ts';
 export { createLedger, type Ledger } from './ledger.ts';
 export type { BalanceView, LedgerEntry, Posting, PostingResult } from './ledger-types.ts';

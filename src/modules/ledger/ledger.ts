@@ -3,6 +3,7 @@ import type { Database, Environment } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
+import { type BalanceCache, type CachedBalance, createBalanceCache } from './balance-cache.ts';
 import { canShareDebit, postDebits } from './batch-debits.ts';
 import { createOrderBatcher } from './batcher.ts';
 import { createGathering } from './gathering.ts';
@@ -48,8 +49,14 @@ export function createLedger(
   options: {
     /** Batches of one account's orders running at once (batcher.ts): 1 on PGlite's one connection. */
     batchesInFlight?: number;
+    /**
+     * The balances kept in memory (balance-cache.ts); without one (a tool, a test of the ledger
+     * alone) every read goes to the database.
+     */
+    cache?: BalanceCache;
   } = {},
 ) {
+  const cache = options.cache ?? createBalanceCache({ healthy: () => false });
   // the transactions of batches of two or more orders: their statements may be gathered (gathering.ts)
   const batches = new WeakSet<Kysely<Database>>();
   const inBatch = (trx: Kysely<Database>) => batches.has(trx);
@@ -88,14 +95,21 @@ export function createLedger(
   /** Posts one entry inside `trx`. Throws INSUFFICIENT_BALANCE when it would take the balance below zero. */
   async function post(trx: Kysely<Database>, p: Posting): Promise<PostingResult> {
     const at = clock.now();
-    const updated = await trx
-      .updateTable('balances')
-      .set({ balance: sql`balance + ${p.amount.toFixed()}::numeric`, updated_at: at })
-      .where('account_id', '=', p.accountId)
-      .where('environment', '=', p.environment)
-      .where(sql<boolean>`balance + ${p.amount.toFixed()}::numeric >= 0`)
-      .returning(['balance', 'currency_code'])
-      .executeTakeFirst();
+    // The caller's transaction may commit later: the kept balance waits for this version (balance-cache.ts).
+    cache.writing(p);
+    let updated: { balance: string; currency_code: string; version: number } | undefined;
+    try {
+      updated = await trx
+        .updateTable('balances')
+        .set({ balance: sql`balance + ${p.amount.toFixed()}::numeric`, updated_at: at })
+        .where('account_id', '=', p.accountId)
+        .where('environment', '=', p.environment)
+        .where(sql<boolean>`balance + ${p.amount.toFixed()}::numeric >= 0`)
+        .returning(['balance', 'currency_code', 'version'])
+        .executeTakeFirst();
+    } finally {
+      cache.wrote(p, updated?.version ?? null);
+    }
     if (!updated) {
       throw await refusedPosting(trx, p, p.amount);
     }
@@ -226,17 +240,30 @@ export function createLedger(
 
   /** Runs `post` in a transaction of its own (funding, adjustments). */
   async function postAlone(p: Posting): Promise<PostingResult> {
-    return db.transaction().execute((trx) => post(trx, p));
+    return cache.around(p, () => db.transaction().execute((trx) => post(trx, p)));
   }
 
+  /** The committed balance: from memory when this process may trust it (balance-cache.ts), else read. */
   async function balance(accountId: number, environment: Environment): Promise<BalanceView | undefined> {
+    const key = { accountId, environment };
+    const kept = cache.get(key);
+    if (kept) return kept;
+    const ticket = cache.ticket(key);
     const row = await db
       .selectFrom('balances')
-      .select(['balance', 'currency_code', 'updated_at'])
+      .select(['balance', 'currency_code', 'updated_at', 'version'])
       .where('account_id', '=', accountId)
       .where('environment', '=', environment)
       .executeTakeFirst();
-    return row && { balance: dec(row.balance), currencyCode: row.currency_code, updatedAt: row.updated_at };
+    if (!row) return undefined;
+    const view: CachedBalance = {
+      balance: dec(row.balance),
+      currencyCode: row.currency_code,
+      updatedAt: row.updated_at,
+      version: row.version,
+    };
+    cache.keep(key, view, ticket);
+    return view;
   }
 
   async function entries(
@@ -287,7 +314,8 @@ export function createLedger(
     key: { accountId: number; environment: Environment; tag?: string },
     work: (trx: Kysely<Database>) => Promise<T>,
   ): Promise<T> {
-    return batcher.run(key, work);
+    // The kept balance is not used from before the order joins a batch until its transaction ended.
+    return cache.around(key, () => batcher.run(key, work));
   }
 
   return {

@@ -1,6 +1,6 @@
-import { Agent, request } from 'undici';
 import { quoteNumbersOf } from '../../../sdk/src/lossless-json.ts';
 import type { UpstreamProduct } from '../../db/schema.ts';
+import { lazyPackage } from '../../lib/lazy-package.ts';
 
 /**
  * The HTTP client of one upstream: an airgift or the original service, spoken to as any client
@@ -83,7 +83,11 @@ export interface UpstreamClient {
   close(): Promise<void>;
 }
 
+/** Loaded when the first upstream client is made (most deployments have none). */
+const undici = lazyPackage<typeof import('undici')>('undici');
+
 export function createUpstreamClient(target: UpstreamTarget, now: () => number = Date.now): UpstreamClient {
+  const { Agent, request } = undici();
   const dispatcher = new Agent({
     connect: target.ca ? { ca: target.ca } : {},
     headersTimeout: target.timeoutMs,

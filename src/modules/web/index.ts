@@ -1,7 +1,8 @@
 /**
  * The web module: the account dashboard and the operator console (issue 10), their users and
  * sessions, the console's audit log, and the admin API routes that invite users and operators.
- * The pages' front-end lives in `web/` at the repository root (bundled by esbuild at start).
+ * The pages' front-end lives in `web/` at the repository root (bundled by `npm run build`, see
+ * web-assets.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';

@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import type { FastifyInstance } from 'fastify';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 /**
- * The pages' front-end: TypeScript in `web/` bundled by esbuild (its binary comes from npm) when the
- * server starts, in memory, with no network, and served from the page's own path: one HTML shell, one
- * script, one stylesheet. Nothing is loaded from another origin, and the Content-Security-Policy says
+ * The pages' front-end: TypeScript in `web/` bundled by esbuild (its binary comes from npm), with no
+ * network, and served from the page's own path: one HTML shell, one script, one stylesheet. The
+ * production build (scripts/build.mjs, run by `npm start`) bundles it ahead of time into the server's
+ * own bundle; run from the sources (`npm run dev`, the tests) it is bundled in memory the first time
+ * a page's script is asked for. Nothing is loaded from another origin, and the Content-Security-Policy says
  * so (no inline script, no eval, no inline style); answers are never cached by the browser, and the
  * page cannot be framed.
  */
@@ -24,22 +25,31 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** Set by scripts/build.mjs (esbuild `define`) in the production bundle; undeclared in the sources. */
+declare const AIRGIFT_WEB_BUNDLES: Record<'dashboard' | 'console', string> | undefined;
+
 const bundles = new Map<string, Promise<string>>();
 
-/** The bundle of `web/<page>/main.ts`, built once per process. */
+/** The bundle of `web/<page>/main.ts`: the production build's, or built once per process. */
 export function bundle(page: 'dashboard' | 'console'): Promise<string> {
+  if (typeof AIRGIFT_WEB_BUNDLES !== 'undefined') return Promise.resolve(AIRGIFT_WEB_BUNDLES[page]);
   let hit = bundles.get(page);
   if (!hit) {
-    hit = build({
-      entryPoints: [join(WEB_DIR, page, 'main.ts')],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      target: 'es2022',
-      minify: true,
-      sourcemap: false,
-      logLevel: 'silent',
-    }).then((r) => r.outputFiles[0].text);
+    // esbuild only where it is used: its module and service process are no part of a production start.
+    hit = import('esbuild')
+      .then(({ build }) =>
+        build({
+          entryPoints: [join(WEB_DIR, page, 'main.ts')],
+          bundle: true,
+          write: false,
+          format: 'esm',
+          target: 'es2022',
+          minify: true,
+          sourcemap: false,
+          logLevel: 'silent',
+        }),
+      )
+      .then((r) => r.outputFiles[0].text);
     bundles.set(page, hit);
   }
   return hit;
@@ -76,10 +86,7 @@ export async function pageRoutes(
   prefix: string,
 ) {
   const config = { access: { scope: null, docs: true } };
-  const [script, css] = await Promise.all([
-    bundle(page),
-    readFile(join(WEB_DIR, 'shared', 'styles.css'), 'utf8'),
-  ]);
+  const css = await readFile(join(WEB_DIR, 'shared', 'styles.css'), 'utf8');
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -98,7 +105,7 @@ export async function pageRoutes(
 `;
   app.get('/', { config }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
   app.get('/app.js', { config }, async (_request, reply) =>
-    reply.type('text/javascript; charset=utf-8').send(script),
+    reply.type('text/javascript; charset=utf-8').send(await bundle(page)),
   );
   app.get('/app.css', { config }, async (_request, reply) => reply.type('text/css; charset=utf-8').send(css));
 }

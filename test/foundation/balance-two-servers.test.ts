@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
+import { queryDatabase, type ServerProcess, startDeployment } from '../harness/server-process.ts';
+
+// Two real server processes (src/main.ts) of one deployment on one PostgreSQL database, each keeping
+// balances in memory (modules/ledger/balance-cache.ts). The promise (docs/decisions.md, "The balance
+// read"): the server that made a change shows it at once; the other within 1 s, also when the change
+// was made in the database by no server at all, and also when its listening connection was cut.
+const pg = await postgresForTests();
+
+let deployment: Awaited<ReturnType<typeof startDeployment>> | undefined;
+let servers: ServerProcess[] = [];
+
+before(async () => {
+  if (!pg) return;
+  deployment = await startDeployment(2);
+  servers = deployment.servers;
+});
+
+after(() => deployment?.stop());
+
+const call = (
+  server: ServerProcess,
+  method: string,
+  path: string,
+  o: { token?: string; body?: unknown } = {},
+) => server.http.call(method, path, o);
+
+async function newAccount(server: ServerProcess) {
+  const created = await call(server, 'POST', '/admin/accounts', {
+    token: ADMIN_KEY,
+    body: { name: 'Balance', currency: 'USD', country: 'US', environment: 'sandbox', fund: 1000 },
+  });
+  assert.equal(created.status, 200, created.text);
+  const token = await call(server, 'POST', '/auth/oauth/token', {
+    body: {
+      client_id: created.body.clientId,
+      client_secret: created.body.clientSecret,
+      grant_type: 'client_credentials',
+      audience: 'https://localhost/giftcards-sandbox',
+    },
+  });
+  assert.equal(token.status, 200);
+  const accountId = created.body.accountId as number;
+  return {
+    accountId,
+    balance: async (server: ServerProcess) => {
+      const read = await call(server, 'GET', '/giftcards-sandbox/accounts/balance', {
+        token: token.body.access_token,
+      });
+      assert.equal(read.status, 200, read.text);
+      return read.body.balance as number;
+    },
+    order: (server: ServerProcess) =>
+      call(server, 'POST', '/giftcards-sandbox/orders', {
+        token: token.body.access_token,
+        body: { productId: 11, quantity: 1, unitPrice: 10, senderName: 'T' },
+      }),
+    fund: (server: ServerProcess, amount: number) =>
+      call(server, 'POST', `/admin/accounts/${accountId}/fund`, {
+        token: ADMIN_KEY,
+        body: { environment: 'sandbox', amount, reason: 'two servers' },
+      }),
+  };
+}
+
+/** The committed balance, read in the database itself. */
+async function stored(server: ServerProcess, accountId: number) {
+  const rows = await queryDatabase<{ balance: string }>(
+    server.database,
+    `SELECT balance::text AS balance FROM balances WHERE account_id = $1 AND environment = 'sandbox'`,
+    [accountId],
+  );
+  return Number(rows[0].balance);
+}
+
+/** Milliseconds until `server` reads `expected`, polling every 10 ms for at most 5 s. */
+async function msUntil(read: () => Promise<number>, expected: number): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < 5000) {
+    if ((await read()) === expected) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+test('a change made through one server: that one at once, the other within 1 s', {
+  skip: !pg && 'PostgreSQL not reachable',
+}, async () => {
+  const [a, b] = servers;
+  const account = await newAccount(a);
+  // Both keep the balance now.
+  for (const s of [a, b, a, b]) assert.equal(await account.balance(s), 1000);
+
+  for (const [writer, other, write] of [
+    [a, b, () => account.order(a)],
+    [b, a, () => account.fund(b, 25.5)],
+    [a, b, () => account.fund(a, 0.01)],
+    [b, a, () => account.order(b)],
+  ] as const) {
+    const answer = await write();
+    assert.equal(answer.status, 200, answer.text);
+    const expected = await stored(a, account.accountId);
+    assert.equal(await account.balance(writer), expected, 'the writer reads its own write at once');
+    const ms = await msUntil(() => account.balance(other), expected);
+    assert.ok(ms < 1000, `the other server read the new balance after ${ms} ms`);
+  }
+
+  // And both answer from memory: a change announced to no one (triggers off for that session) stays
+  // unseen by both, until the next announced change of the row, which puts it right.
+  const kept = await stored(a, account.accountId);
+  await queryDatabase(
+    a.database,
+    `SET session_replication_role = replica;
+     UPDATE balances SET balance = balance + 1 WHERE account_id = ${account.accountId} AND environment = 'sandbox'`,
+  );
+  await new Promise((r) => setTimeout(r, 300));
+  for (const s of [a, b]) assert.equal(await account.balance(s), kept, 'read from memory');
+  await queryDatabase(
+    a.database,
+    `UPDATE balances SET balance = balance - 1 WHERE account_id = $1 AND environment = 'sandbox'`,
+    [account.accountId],
+  );
+  for (const s of [a, b]) assert.equal((await msUntil(() => account.balance(s), kept)) < 1000, true);
+});
+
+test('a change made in the database by no server reaches both within 1 s', {
+  skip: !pg && 'PostgreSQL not reachable',
+}, async () => {
+  const [a, b] = servers;
+  const account = await newAccount(a);
+  for (const s of [a, b]) assert.equal(await account.balance(s), 1000);
+  // An operator's correction in SQL (entry and balance together, as the ledger would).
+  await queryDatabase(
+    a.database,
+    `WITH moved AS (UPDATE balances SET balance = balance + 5, updated_at = now()
+                    WHERE account_id = $1 AND environment = 'sandbox' RETURNING balance, currency_code)
+     INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason, created_at)
+     SELECT $1, 'sandbox', 'ADJUSTMENT', 5, balance, currency_code, 'by hand', now() FROM moved`,
+    [account.accountId],
+  );
+  for (const s of [a, b]) {
+    const ms = await msUntil(() => account.balance(s), 1005);
+    assert.ok(ms < 1000, `a server read the corrected balance after ${ms} ms`);
+  }
+});
+
+test('a server whose listening connection was cut never answers a missed change after 1 s', {
+  skip: !pg && 'PostgreSQL not reachable',
+}, async () => {
+  const [a, b] = servers;
+  const account = await newAccount(a);
+  for (const s of [a, b]) assert.equal(await account.balance(s), 1000);
+  const cut = await queryDatabase<{ n: string }>(
+    a.database,
+    `SELECT count(pg_terminate_backend(pid))::text AS n FROM pg_stat_activity
+     WHERE datname = current_database() AND application_name = 'airgift listener airgift_balances'`,
+  );
+  assert.equal(Number(cut[0].n), 2, 'one listening connection per server');
+  // Announced while nobody listens: lost for both.
+  assert.equal((await account.order(a)).status, 200);
+  const expected = await stored(a, account.accountId);
+  assert.equal(await account.balance(a), expected);
+  const ms = await msUntil(() => account.balance(b), expected);
+  assert.ok(ms < 1000, `the server without its listener read the new balance after ${ms} ms`);
+  // Listening again, and kept again: later changes are heard.
+  const listening = await msUntil(async () => {
+    const rows = await queryDatabase<{ n: string }>(
+      a.database,
+      `SELECT count(*)::text AS n FROM pg_stat_activity
+       WHERE datname = current_database() AND application_name = 'airgift listener airgift_balances'`,
+    );
+    return Number(rows[0].n);
+  }, 2);
+  assert.ok(listening < 3000, 'both servers listen again');
+  assert.equal((await account.fund(a, 1)).status, 200);
+  const again = await msUntil(() => account.balance(b), expected + 1);
+  assert.ok(again < 1000, `after reconnecting, the other server read the new balance after ${again} ms`);
+});
