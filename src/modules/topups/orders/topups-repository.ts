@@ -55,6 +55,20 @@ export interface ConflictCheck {
   nextId?: boolean;
 }
 
+/** A row to write once the checks after the balance lock pass (`insertChecked`). */
+export interface CheckedInsert {
+  row: NewTopup;
+  since: Date;
+  checkCustomIdentifier: boolean;
+}
+
+/** The row written, or none and the rule the top-up meets. */
+export interface CheckedInsertResult {
+  row: TopupRow | null;
+  customIdentifierUsed: boolean;
+  recentlyRecharged: boolean;
+}
+
 /** Its answer: the new id (when asked) and which rule the top-up meets. */
 export interface Conflicts {
   id: number | null;
@@ -103,6 +117,72 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       );
       const byId = new Map(stored.map((r) => [Number(r.id), r]));
       return rows.map((r) => byId.get(Number(r.id)) as TopupRow);
+    },
+
+    /**
+     * `insert` with the checks that must hold once the account's balance row is locked, in the same
+     * statement (one round trip less under the lock): the row is written only when its recipient (a
+     * phone number) got no top-up (not refunded) since `since` and, with `checkCustomIdentifier`, its
+     * customIdentifier is unused (in a batch the unique index is that check: `conflictsMany`). Each
+     * answer is the stored row, or none and which rule the top-up meets. The look-ups are scalar
+     * sub-queries: run once per row on `topup_recent_by_recipient` and the customIdentifier index,
+     * never joined (and so never planned as a scan of the account's top-ups, statistics or not).
+     */
+    async insertChecked(trx: Kysely<Database>, items: CheckedInsert[]): Promise<CheckedInsertResult[]> {
+      const sealed = await Promise.all(items.map((i) => sealNew(i.row)));
+      const columns = [...new Set(sealed.flatMap((r) => Object.keys(r)))];
+      // Each row as a JSON document read into the table's row type: every value keeps its column's type.
+      const docs = sealed.map((r, i) => ({
+        ...r,
+        // the sealed voucher is JSON text; here it goes in as the JSON it is
+        pin_detail: typeof r.pin_detail === 'string' ? JSON.parse(r.pin_detail) : (r.pin_detail ?? null),
+        _ord: i,
+        _since: items[i].since,
+        _check_custom_identifier: items[i].checkCustomIdentifier,
+      }));
+      const cols = sql.join(columns.map((c) => sql.ref(c)));
+      const inputCols = sql.join(columns.map((c) => sql.ref(`c.${c}`)));
+      const { rows } = await sql<StoredTopupRow & { _ord: number; _used: boolean; _recent: boolean }>`
+        WITH input AS (
+          SELECT (e.doc->>'_ord')::int AS ord, (e.doc->>'_since')::timestamptz AS since,
+                 (e.doc->>'_check_custom_identifier')::boolean AS check_custom_identifier, r.*
+          FROM jsonb_array_elements(${JSON.stringify(docs)}::jsonb) AS e (doc),
+               LATERAL jsonb_populate_record(NULL::topup_transactions, e.doc) AS r
+        ), c AS (
+          SELECT i.*,
+                 i.check_custom_identifier AND i.custom_identifier IS NOT NULL AND (
+                   SELECT true FROM topup_transactions t
+                   WHERE t.account_id = i.account_id AND t.environment = i.environment
+                     AND t.custom_identifier = i.custom_identifier
+                   LIMIT 1
+                 ) IS NOT NULL AS used,
+                 i.recipient_phone IS NOT NULL AND (
+                   SELECT true FROM topup_transactions t
+                   WHERE t.account_id = i.account_id AND t.environment = i.environment
+                     AND t.recipient_phone = i.recipient_phone AND t.created_at > i.since
+                     AND t.status <> 'REFUNDED'
+                   LIMIT 1
+                 ) IS NOT NULL AS recent
+          FROM input i
+        ), written AS (
+          INSERT INTO topup_transactions (${cols})
+          SELECT ${inputCols} FROM c WHERE NOT c.used AND NOT c.recent ORDER BY c.ord
+          RETURNING *
+        )
+        SELECT c.ord AS _ord, c.used AS _used, c.recent AS _recent, w.*
+        FROM c LEFT JOIN written w ON w.id = c.id
+        ORDER BY c.ord`.execute(trx);
+      return Promise.all(
+        rows.map(async ({ _ord, _used, _recent, ...row }) =>
+          row.id === null
+            ? { row: null, customIdentifierUsed: _used, recentlyRecharged: _recent }
+            : {
+                row: await openPin(row as StoredTopupRow),
+                customIdentifierUsed: false,
+                recentlyRecharged: false,
+              },
+        ),
+      );
     },
 
     /** Moves a top-up out of `from`; returns the row, or undefined when it was no longer in `from`. */
