@@ -29,10 +29,10 @@ import {
  * them: amount format, account, operator, recipient and sender, amount rules, recent recharge, then
  * the environment's provider (`accept`: live without an upstream, 422; the sandbox's test number
  * 99993, 503). Then, in ONE database transaction: the debit through the ledger (which locks the
- * balance row and checks the daily limits), the authoritative recent-recharge check (after the lock,
- * so two concurrent sends to one number cannot both pass), the transaction row (its unique index
- * makes customIdentifier single-use atomically), and, for a provider that answers from memory (the
- * sandbox), its first step through the state machine. A provider that calls out (live's upstream,
+ * balance row and checks the daily limits), for a provider that answers from memory (the sandbox)
+ * its first step, and the transaction row in the state that step reached, written only if the
+ * authoritative checks hold in that same INSERT (after the lock, so two concurrent sends to one
+ * number cannot both pass; its unique index makes customIdentifier single-use atomically). A provider that calls out (live's upstream,
  * it has `reserve`) takes its first step after that commit, in a transaction of its own on the
  * top-up's locked row: no call is ever made while the account's balance row is locked. Such a top-up
  * is written PROCESSING with a check `RESCUE_AFTER_MS` later, so the worker takes it on when that

@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Database, Environment, TopupStatus, TopupTransactionsTable } from '../../../db/schema.ts';
 import type { PinDetail } from '../fulfilment/provider.ts';
 import { pinVoucherCodec, type VoucherSealer } from './pin-voucher-codec.ts';
@@ -76,6 +76,48 @@ export interface Conflicts {
   recentlyRecharged: boolean;
 }
 
+/**
+ * Whether a top-up of (account, environment) has `customIdentifier`, as a seek on its unique index:
+ * the first key at or after this one in that index's order, then whether it is this one. No other
+ * index gives that order, so the planner takes it whatever its statistics say; the same columns
+ * compared with "=" could be served, on a table never analysed (PGlite; a new PostgreSQL database),
+ * by another index of the account, reading every one of its top-ups.
+ */
+type SqlValue = RawBuilder<unknown> | ReturnType<typeof sql.ref>;
+
+function customIdentifierUsed(accountId: SqlValue, environment: SqlValue, customIdentifier: SqlValue) {
+  const key = sql`(${accountId}, ${environment}, ${customIdentifier})`;
+  return sql<boolean>`EXISTS (
+    SELECT 1 FROM (
+      SELECT t.account_id, t.environment, t.custom_identifier FROM topup_transactions t
+      WHERE t.custom_identifier IS NOT NULL AND (t.account_id, t.environment, t.custom_identifier) >= ${key}
+      ORDER BY t.account_id, t.environment, t.custom_identifier
+      LIMIT 1
+    ) AS next_key
+    WHERE (next_key.account_id, next_key.environment, next_key.custom_identifier) = ${key}
+  )`;
+}
+
+/**
+ * Whether `recipient` got a top-up (not refunded) from (account, environment) since `since`, as a
+ * seek on `topup_recently_recharged` (0007): the first entry at or after (account, environment,
+ * recipient) in that index's order is the number's latest top-up, if it has one. Only that index
+ * gives this order, so it serves the check whatever the planner's statistics say (with "=" and a
+ * range, a look-up run once per row of a batch was planned on another index of the account).
+ */
+function recentlyRecharged(accountId: SqlValue, environment: SqlValue, recipient: SqlValue, since: SqlValue) {
+  const key = sql`(${accountId}, ${environment}, ${recipient})`;
+  return sql<boolean>`EXISTS (
+    SELECT 1 FROM (
+      SELECT t.account_id, t.environment, t.recipient_phone, t.created_at FROM topup_transactions t
+      WHERE t.status <> 'REFUNDED' AND (t.account_id, t.environment, t.recipient_phone) >= ${key}
+      ORDER BY t.account_id, t.environment, t.recipient_phone, t.created_at DESC
+      LIMIT 1
+    ) AS latest
+    WHERE (latest.account_id, latest.environment, latest.recipient_phone) = ${key} AND latest.created_at > ${since}
+  )`;
+}
+
 export function isCustomIdentifierConflict(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string; message?: string };
   return (
@@ -124,9 +166,8 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
      * statement (one round trip less under the lock): the row is written only when its recipient (a
      * phone number) got no top-up (not refunded) since `since` and, with `checkCustomIdentifier`, its
      * customIdentifier is unused (in a batch the unique index is that check: `conflictsMany`). Each
-     * answer is the stored row, or none and which rule the top-up meets. The look-ups are scalar
-     * sub-queries: run once per row on `topup_recent_by_recipient` and the customIdentifier index,
-     * never joined (and so never planned as a scan of the account's top-ups, statistics or not).
+     * answer is the stored row, or none and which rule the top-up meets. Both look-ups are seeks on
+     * their index (`recentlyRecharged`, `customIdentifierUsed`), whatever the planner's statistics.
      */
     async insertChecked(trx: Kysely<Database>, items: CheckedInsert[]): Promise<CheckedInsertResult[]> {
       const sealed = await Promise.all(items.map((i) => sealNew(i.row)));
@@ -150,19 +191,10 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
                LATERAL jsonb_populate_record(NULL::topup_transactions, e.doc) AS r
         ), c AS (
           SELECT i.*,
-                 i.check_custom_identifier AND i.custom_identifier IS NOT NULL AND (
-                   SELECT true FROM topup_transactions t
-                   WHERE t.account_id = i.account_id AND t.environment = i.environment
-                     AND t.custom_identifier = i.custom_identifier
-                   LIMIT 1
-                 ) IS NOT NULL AS used,
-                 i.recipient_phone IS NOT NULL AND (
-                   SELECT true FROM topup_transactions t
-                   WHERE t.account_id = i.account_id AND t.environment = i.environment
-                     AND t.recipient_phone = i.recipient_phone AND t.created_at > i.since
-                     AND t.status <> 'REFUNDED'
-                   LIMIT 1
-                 ) IS NOT NULL AS recent
+                 i.check_custom_identifier AND i.custom_identifier IS NOT NULL
+                   AND ${customIdentifierUsed(sql.ref('i.account_id'), sql.ref('i.environment'), sql.ref('i.custom_identifier'))} AS used,
+                 i.recipient_phone IS NOT NULL
+                   AND ${recentlyRecharged(sql.ref('i.account_id'), sql.ref('i.environment'), sql.ref('i.recipient_phone'), sql.ref('i.since'))} AS recent
           FROM input i
         ), written AS (
           INSERT INTO topup_transactions (${cols})
@@ -244,17 +276,10 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
     async conflicts(trx: Kysely<Database>, o: ConflictCheck): Promise<Conflicts> {
       const { rows } = await sql<{ id: string | null; used: boolean; recent: boolean }>`
         SELECT ${o.nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
-               ${o.customIdentifier}::text IS NOT NULL AND EXISTS (
-                 SELECT 1 FROM topup_transactions
-                 WHERE account_id = ${o.accountId} AND environment = ${o.environment}
-                   AND custom_identifier = ${o.customIdentifier}::text
-               ) AS used,
-               ${o.recipient}::text IS NOT NULL AND EXISTS (
-                 SELECT 1 FROM topup_transactions
-                 WHERE account_id = ${o.accountId} AND environment = ${o.environment}
-                   AND recipient_phone = ${o.recipient}::text AND created_at > ${o.since}
-                   AND status <> 'REFUNDED'
-               ) AS recent`.execute(trx);
+               ${o.customIdentifier}::text IS NOT NULL AND ${customIdentifierUsed(sql`${o.accountId}::bigint`, sql`${o.environment}::text`, sql`${o.customIdentifier}::text`)} AS used,
+               ${o.recipient}::text IS NOT NULL AND ${recentlyRecharged(sql`${o.accountId}::bigint`, sql`${o.environment}::text`, sql`${o.recipient}::text`, sql`${o.since}::timestamptz`)} AS recent`.execute(
+        trx,
+      );
       const row = rows[0];
       return {
         id: row.id === null ? null : Number(row.id),
@@ -280,12 +305,8 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       );
       const { rows } = await sql<{ id: string | null; recent: boolean }>`
         SELECT ${items[0].nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
-               i.recipient IS NOT NULL AND EXISTS (
-                 SELECT 1 FROM topup_transactions t
-                 WHERE t.account_id = i.account_id AND t.environment = i.environment
-                   AND t.recipient_phone = i.recipient AND t.created_at > i.since
-                   AND t.status <> 'REFUNDED'
-               ) AS recent
+               i.recipient IS NOT NULL
+                 AND ${recentlyRecharged(sql.ref('i.account_id'), sql.ref('i.environment'), sql.ref('i.recipient'), sql.ref('i.since'))} AS recent
         FROM (VALUES ${input}) AS i (ord, account_id, environment, recipient, since)
         ORDER BY i.ord`.execute(trx);
       return rows.map((r) => ({
