@@ -280,7 +280,8 @@ export async function wrkAvailable(): Promise<boolean> {
   if (wrkChecked === null) {
     wrkChecked = await run('wrk', ['--version']).then(
       () => true,
-      (e: { stdout?: string }) => /wrk \d/.test(e.stdout ?? ''),
+      // `wrk --version` exits 1; Debian's prints "wrk debian/4.1.0 ...".
+      (e: { stdout?: string }) => /^wrk /.test(e.stdout ?? ''),
     );
   }
   return wrkChecked;

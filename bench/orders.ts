@@ -5,8 +5,17 @@
  * the sum of the costs the accepted orders answered, and every accepted order is in the reports.
  *
  *   npm run bench -- orders [--smoke]        (or: tsx bench/orders.ts)
+ *
+ * The orders are sent by wrk (`bench/orders.lua`) when it is installed, else by undici in this
+ * process (also with `BENCH_ORDERS_DRIVER=undici`).
  */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Decimal } from 'decimal.js';
+import { Agent, request } from 'undici';
 import {
   admin,
   type BenchOptions,
@@ -18,13 +27,19 @@ import {
   pgbench,
   postgresAvailable,
   printFigures,
+  ROOT,
   type RunningServer,
+  sleep,
   startAirgift,
   tokenFor,
+  wrkAvailable,
 } from './lib.ts';
+
+const execFileAsync = promisify(execFile);
 
 const FUND = '1000000000';
 let sequence = 0;
+let wrkRuns = 0;
 const runTag = Math.random().toString(36).slice(2, 8);
 
 export interface OrderLoad {
@@ -71,9 +86,10 @@ const topupOrder = () => {
 };
 
 /**
- * Runs `seconds` of orders of one kind by `clients` clients on a new account, then checks the money:
- * the audit has no discrepancy, the balance is the funding minus the sum of the costs answered, and
- * the reports hold exactly the accepted orders.
+ * Runs `seconds` of orders of one kind by `clients` clients on a new account, then checks the money.
+ * The load generator is wrk with `bench/orders.lua` (a C client: the ~0.2 ms of CPU undici spends per
+ * order stays with the server and PostgreSQL on this machine's shared cores), or the undici closed
+ * loop when wrk is not installed or `BENCH_ORDERS_DRIVER=undici`.
  */
 export async function orderLoad(
   server: RunningServer,
@@ -87,14 +103,202 @@ export async function orderLoad(
   const account = o.account ?? (await benchAccount(server));
   const base = kind === 'giftcards' ? '/giftcards-sandbox' : '/topups-sandbox';
   const token = await tokenFor(server, base, account);
+  const useWrk = process.env.BENCH_ORDERS_DRIVER !== 'undici' && (await wrkAvailable());
+  return useWrk
+    ? wrkOrderLoad(server, kind, base, token, account.accountId, o)
+    : undiciOrderLoad(server, kind, base, token, account.accountId, o);
+}
+
+const balanceOf = async (server: RunningServer, accountId: number) =>
+  new Decimal((await admin(server, 'GET', `/accounts/${accountId}`)).balances.sandbox.balance);
+
+/**
+ * wrk drives the orders; after the run, every order the account holds is read back (the reports,
+ * pages of 1000) and checked one by one: every order answered 2xx is recorded, every recorded order
+ * was answered 2xx or was one of the requests still in flight when wrk stopped (wrk drops those
+ * without their answer; the server may still complete them), no request answered otherwise left an
+ * order, the ledger audit is empty and the balance is the funding minus the sum of the recorded
+ * orders' costs.
+ */
+async function wrkOrderLoad(
+  server: RunningServer,
+  kind: 'giftcards' | 'topups',
+  base: string,
+  token: string,
+  accountId: number,
+  o: { seconds: number; clients: number },
+): Promise<OrderLoad> {
+  const before = await balanceOf(server, accountId);
+  const prefix = `bench-${runTag}-w${++wrkRuns}`;
+  const dir = await mkdtemp(join(tmpdir(), 'airgift-wrk-'));
+  try {
+    const phoneOffset = (wrkRuns * 1_000_000) % 7_000_000;
+    const { stdout } = await execFileAsync(
+      'wrk',
+      [
+        '-t1',
+        `-c${o.clients}`,
+        `-d${o.seconds}s`,
+        '--timeout',
+        '30s',
+        '-s',
+        join(ROOT, 'bench', 'orders.lua'),
+        `${server.url}/`,
+        '--',
+        kind,
+        prefix,
+        token,
+        join(dir, 'answers'),
+        String(phoneOffset),
+      ],
+      { timeout: (o.seconds + 60) * 1000, maxBuffer: 16 * 1024 * 1024 },
+    );
+    const threads = [
+      ...stdout.matchAll(/AIRGIFT-THREAD (\d+) sent (\d+) answered (\d+) ok (\d+) statuses (\S*)/g),
+    ];
+    const summary =
+      /AIRGIFT-SUMMARY duration_us (\d+) p50_us (\d+) p99_us (\d+) errors (\d+) (\d+) (\d+) (\d+)/.exec(
+        stdout,
+      );
+    if (!threads.length || !summary) throw new Error(`wrk printed no figures: ${stdout.slice(-500)}`);
+    const okIds = new Set<string>();
+    const inFlight = new Set<string>();
+    const errors = new Map<string, number>();
+    let sent = 0;
+    let answered = 0;
+    for (const [, thread, s, a, ok, statuses] of threads) {
+      sent += Number(s);
+      answered += Number(a);
+      const lines = (await readFile(join(dir, `answers-${thread}.ok`), 'utf8')).split('\n').filter(Boolean);
+      if (lines.length !== Number(ok))
+        throw new Error(`thread ${thread}: ${ok} answered 2xx, ${lines.length} ids written`);
+      for (const id of lines) okIds.add(id);
+      for (const part of statuses.split(',').filter(Boolean)) {
+        const [code, count] = part.split('=');
+        errors.set(code, (errors.get(code) ?? 0) + Number(count));
+      }
+      // Sent and not answered 2xx: the ones in flight at the stop, and those answered otherwise.
+      for (let n = 1; n <= Number(s); n++) {
+        const id = `${prefix}-t${thread}-${n}`;
+        if (!okIds.has(id)) inFlight.add(id);
+      }
+    }
+    const seconds = Number(summary[1]) / 1e6;
+    const [connect, read, write, timeout] = summary.slice(4).map(Number);
+    const load: LoadResult = {
+      requests: answered,
+      rps: okIds.size / seconds,
+      p50: Number(summary[2]) / 1000,
+      p99: Number(summary[3]) / 1000,
+      failures: answered - okIds.size + connect + read + write + timeout,
+    };
+    // The orders wrk left in flight may still be in a batch: wait until the balance stops moving.
+    let last = await balanceOf(server, accountId);
+    for (let i = 0; i < 20; i++) {
+      await sleep(300);
+      const now = await balanceOf(server, accountId);
+      if (now.equals(last)) break;
+      last = now;
+    }
+    const problems: string[] = [];
+    if (errors.size) problems.push(`errors: ${[...errors].map(([c, n]) => `${c} ×${n}`).join(', ')}`);
+    if (connect + read + write + timeout) {
+      problems.push(`socket errors: connect ${connect}, read ${read}, write ${write}, timeout ${timeout}`);
+    }
+    const recorded = await recordedOrders(server, base, token, kind);
+    let spent = new Decimal(0);
+    let fromInFlight = 0;
+    const strangers: string[] = [];
+    for (const cost of recorded.values()) spent = spent.plus(cost);
+    for (const id of recorded.keys()) {
+      if (okIds.has(id)) continue;
+      if (inFlight.has(id)) fromInFlight++;
+      else strangers.push(id);
+    }
+    const missing = [...okIds].filter((id) => !recorded.has(id));
+    if (missing.length)
+      problems.push(
+        `${missing.length} orders answered 2xx are not recorded (${missing.slice(0, 3).join(', ')})`,
+      );
+    if (strangers.length)
+      problems.push(
+        `${strangers.length} recorded orders were never sent (${strangers.slice(0, 3).join(', ')})`,
+      );
+    // Answered otherwise than 2xx must have left nothing: only the requests never answered may have.
+    if (fromInFlight > sent - answered) {
+      problems.push(
+        `${fromInFlight} recorded orders not answered 2xx, only ${sent - answered} were left in flight`,
+      );
+    }
+    const audit = await admin(server, 'GET', '/ledger/audit');
+    if (audit.discrepancies.length) problems.push(`audit: ${JSON.stringify(audit.discrepancies)}`);
+    const after = await balanceOf(server, accountId);
+    if (!before.minus(spent).equals(after)) {
+      problems.push(`balance ${after} != ${before} - the recorded orders' costs ${spent}`);
+    }
+    console.log(
+      `  wrk ${kind}: ${okIds.size} answered 2xx, ${recorded.size} recorded (${fromInFlight} of the ${sent - answered} left in flight at wrk's stop), balance ${before} -> ${after}`,
+    );
+    return { load, drift: problems.length ? problems.join('; ') : null };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every order of the account (customIdentifier -> cost), through the reports, pages of 1000. */
+async function recordedOrders(
+  server: RunningServer,
+  base: string,
+  token: string,
+  kind: 'giftcards' | 'topups',
+): Promise<Map<string, string>> {
+  const dispatcher = new Agent({ connect: { ca: server.ca } });
+  const orders = new Map<string, string>();
+  try {
+    for (let page = 1; ; page++) {
+      const path = `${kind === 'giftcards' ? '/reports/transactions' : '/topups/reports/transactions'}?size=1000&page=${page}`;
+      const res = await request(`${server.url}${base}${path}`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        dispatcher,
+      });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
+      const body = JSON.parse(text) as ReportedOrder[] | { content: ReportedOrder[] };
+      const rows = Array.isArray(body) ? body : body.content;
+      for (const row of rows) {
+        // A gift card's cost is its `amount` (the reports leave balanceInfo out); a top-up's is in balanceInfo.
+        const cost = kind === 'giftcards' ? row.amount : row.balanceInfo?.cost;
+        if (typeof cost !== 'number') throw new Error(`no cost in ${JSON.stringify(row).slice(0, 300)}`);
+        orders.set(row.customIdentifier, String(cost));
+      }
+      if (rows.length < 1000) return orders;
+    }
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+interface ReportedOrder {
+  customIdentifier: string;
+  amount?: number;
+  balanceInfo?: { cost: number };
+}
+
+/** The fallback: the undici closed loop, each answer's cost summed as it comes. */
+async function undiciOrderLoad(
+  server: RunningServer,
+  kind: 'giftcards' | 'topups',
+  base: string,
+  token: string,
+  accountId: number,
+  o: { seconds: number; clients: number },
+): Promise<OrderLoad> {
   const headers = {
     authorization: `Bearer ${token}`,
     accept: 'application/json',
     'content-type': 'application/json',
   };
-  const before = new Decimal(
-    (await admin(server, 'GET', `/accounts/${account.accountId}`)).balances.sandbox.balance,
-  );
+  const before = await balanceOf(server, accountId);
   let spent = new Decimal(0);
   let accepted = 0;
   const errors = new Map<string, number>();
@@ -120,40 +324,15 @@ export async function orderLoad(
   if (errors.size) problems.push(`errors: ${[...errors].map(([c, n]) => `${c} ×${n}`).join(', ')}`);
   const audit = await admin(server, 'GET', '/ledger/audit');
   if (audit.discrepancies.length) problems.push(`audit: ${JSON.stringify(audit.discrepancies)}`);
-  const after = new Decimal(
-    (await admin(server, 'GET', `/accounts/${account.accountId}`)).balances.sandbox.balance,
-  );
+  const after = await balanceOf(server, accountId);
   if (!before.minus(spent).equals(after)) {
     problems.push(`balance ${after} != ${before} - answered costs ${spent}`);
   }
-  // Every accepted order is in the reports (one page of 1000 is enough to count a short run's orders).
-  const reported = await countReported(server, base, headers, kind);
-  if (reported !== null && reported < accepted && accepted <= 1000) {
-    problems.push(`reports hold ${reported} orders, ${accepted} were accepted`);
+  const recorded = await recordedOrders(server, base, token, kind);
+  if (recorded.size !== accepted) {
+    problems.push(`reports hold ${recorded.size} orders, ${accepted} were accepted`);
   }
   return { load, drift: problems.length ? problems.join('; ') : null };
-}
-
-async function countReported(
-  server: RunningServer,
-  base: string,
-  headers: Record<string, string>,
-  kind: 'giftcards' | 'topups',
-): Promise<number | null> {
-  const { request, Agent } = await import('undici');
-  const dispatcher = new Agent({ connect: { ca: server.ca } });
-  try {
-    const path =
-      kind === 'giftcards' ? '/reports/transactions?size=1000' : '/topups/reports/transactions?size=1000';
-    const res = await request(`${server.url}${base}${path}`, {
-      headers: { authorization: headers.authorization, accept: 'application/json' },
-      dispatcher,
-    });
-    const body = (await res.body.json()) as unknown[] | { content: unknown[] };
-    return Array.isArray(body) ? body.length : body.content.length;
-  } finally {
-    await dispatcher.close();
-  }
 }
 
 function orderFigure(

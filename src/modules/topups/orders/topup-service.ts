@@ -16,17 +16,23 @@ import { checkRecipient, checkSenderPhone } from './recipient.ts';
 import { parseAmount, priceTopup } from './topup-pricing.ts';
 import type { TopupBody } from './topup-schemas.ts';
 import type { TopupStates } from './topup-states.ts';
-import { isCustomIdentifierConflict, type TopupRow, type TopupsRepository } from './topups-repository.ts';
+import {
+  type CheckedInsert,
+  isCustomIdentifierConflict,
+  type NewTopup,
+  type TopupRow,
+  type TopupsRepository,
+} from './topups-repository.ts';
 
 /**
  * POST /topups and the completion of deferred top-ups. The checks run in the order a caller can fix
  * them: amount format, account, operator, recipient and sender, amount rules, recent recharge, then
  * the environment's provider (`accept`: live without an upstream, 422; the sandbox's test number
  * 99993, 503). Then, in ONE database transaction: the debit through the ledger (which locks the
- * balance row and checks the daily limits), the authoritative recent-recharge check (after the lock,
- * so two concurrent sends to one number cannot both pass), the transaction row (its unique index
- * makes customIdentifier single-use atomically), and, for a provider that answers from memory (the
- * sandbox), its first step through the state machine. A provider that calls out (live's upstream,
+ * balance row and checks the daily limits), for a provider that answers from memory (the sandbox)
+ * its first step, and the transaction row in the state that step reached, written only if the
+ * authoritative checks hold in that same INSERT (after the lock, so two concurrent sends to one
+ * number cannot both pass; its unique index makes customIdentifier single-use atomically). A provider that calls out (live's upstream,
  * it has `reserve`) takes its first step after that commit, in a transaction of its own on the
  * top-up's locked row: no call is ever made while the account's balance row is locked. Such a top-up
  * is written PROCESSING with a check `RESCUE_AFTER_MS` later, so the worker takes it on when that
@@ -66,7 +72,17 @@ export function createTopupService(deps: TopupServiceDeps) {
     many: repo.conflictsMany,
     canShare: (a, b) => Boolean(a.nextId) === Boolean(b.nextId),
   });
-  const inserts = createGathering({ gathers: ledger.inBatch, one: repo.insert, many: repo.insertMany });
+  // The row, with the checks that must hold under the balance row lock in its statement (a batch's
+  // customIdentifiers are left to the unique index, as in `conflictsMany`).
+  const inserts = createGathering({
+    gathers: ledger.inBatch,
+    one: async (trx, item: CheckedInsert) => (await repo.insertChecked(trx, [item]))[0],
+    many: (trx, items: CheckedInsert[]) =>
+      repo.insertChecked(
+        trx,
+        items.map((i) => ({ ...i, checkCustomIdentifier: false })),
+      ),
+  });
 
   /** What a provider is told about a stored top-up. */
   function orderOf(row: TopupRow, firstStep = false): TopupOrder {
@@ -176,8 +192,6 @@ export function createTopupService(deps: TopupServiceDeps) {
           amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
         },
       });
-      // again after the lock, so two concurrent sends to one number cannot both pass
-      refuse(await conflicts.run(trx, { ...checks, since: since() }));
       const order: TopupOrder = {
         transactionId: id,
         operatorId: operator.operatorId,
@@ -197,9 +211,11 @@ export function createTopupService(deps: TopupServiceDeps) {
       // in the state it reached; one that calls out (it has `reserve`) steps after the commit.
       const answered = provider.reserve ? null : provider.step(order, now, trx);
       const first = answered instanceof Promise ? await answered : answered;
-      let inserted: TopupRow;
+      let written: Awaited<ReturnType<typeof inserts.run>>;
       try {
-        inserted = await inserts.run(trx, {
+        // Written only if the checks hold again after the lock (in the INSERT statement itself), so
+        // two concurrent sends to one number cannot both pass.
+        const row: NewTopup = {
           id,
           account_id: principal.accountId,
           environment: principal.environment,
@@ -226,11 +242,14 @@ export function createTopupService(deps: TopupServiceDeps) {
           next_check_at: first ? now : new Date(now.getTime() + RESCUE_AFTER_MS),
           // written in the state its first step reached (a refusal: PROCESSING, then moved below)
           ...(first ? states.initial(first, now) : {}),
-        });
+        };
+        written = await inserts.run(trx, { row, since: since(), checkCustomIdentifier: true });
       } catch (error) {
         if (isCustomIdentifierConflict(error)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
         throw error;
       }
+      refuse(written);
+      const inserted = written.row as TopupRow;
       await provider.reserve?.(trx, order);
       if (!first || (first.status !== 'REFUNDED' && first.status !== 'REFUSED')) return inserted;
       return (await states.apply(trx, inserted, first)) ?? inserted;

@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Database, Environment, TopupStatus, TopupTransactionsTable } from '../../../db/schema.ts';
 import type { PinDetail } from '../fulfilment/provider.ts';
 import { pinVoucherCodec, type VoucherSealer } from './pin-voucher-codec.ts';
@@ -55,11 +55,67 @@ export interface ConflictCheck {
   nextId?: boolean;
 }
 
+/** A row to write once the checks after the balance lock pass (`insertChecked`). */
+export interface CheckedInsert {
+  row: NewTopup;
+  since: Date;
+  checkCustomIdentifier: boolean;
+}
+
+/** The row written, or none and the rule the top-up meets. */
+export interface CheckedInsertResult {
+  row: TopupRow | null;
+  customIdentifierUsed: boolean;
+  recentlyRecharged: boolean;
+}
+
 /** Its answer: the new id (when asked) and which rule the top-up meets. */
 export interface Conflicts {
   id: number | null;
   customIdentifierUsed: boolean;
   recentlyRecharged: boolean;
+}
+
+/**
+ * Whether a top-up of (account, environment) has `customIdentifier`, as a seek on its unique index:
+ * the first key at or after this one in that index's order, then whether it is this one. No other
+ * index gives that order, so the planner takes it whatever its statistics say; the same columns
+ * compared with "=" could be served, on a table never analysed (PGlite; a new PostgreSQL database),
+ * by another index of the account, reading every one of its top-ups.
+ */
+type SqlValue = RawBuilder<unknown> | ReturnType<typeof sql.ref>;
+
+function customIdentifierUsed(accountId: SqlValue, environment: SqlValue, customIdentifier: SqlValue) {
+  const key = sql`(${accountId}, ${environment}, ${customIdentifier})`;
+  return sql<boolean>`EXISTS (
+    SELECT 1 FROM (
+      SELECT t.account_id, t.environment, t.custom_identifier FROM topup_transactions t
+      WHERE t.custom_identifier IS NOT NULL AND (t.account_id, t.environment, t.custom_identifier) >= ${key}
+      ORDER BY t.account_id, t.environment, t.custom_identifier
+      LIMIT 1
+    ) AS next_key
+    WHERE (next_key.account_id, next_key.environment, next_key.custom_identifier) = ${key}
+  )`;
+}
+
+/**
+ * Whether `recipient` got a top-up (not refunded) from (account, environment) since `since`, as a
+ * seek on `topup_recently_recharged` (0007): the first entry at or after (account, environment,
+ * recipient) in that index's order is the number's latest top-up, if it has one. Only that index
+ * gives this order, so it serves the check whatever the planner's statistics say (with "=" and a
+ * range, a look-up run once per row of a batch was planned on another index of the account).
+ */
+function recentlyRecharged(accountId: SqlValue, environment: SqlValue, recipient: SqlValue, since: SqlValue) {
+  const key = sql`(${accountId}, ${environment}, ${recipient})`;
+  return sql<boolean>`EXISTS (
+    SELECT 1 FROM (
+      SELECT t.account_id, t.environment, t.recipient_phone, t.created_at FROM topup_transactions t
+      WHERE t.status <> 'REFUNDED' AND (t.account_id, t.environment, t.recipient_phone) >= ${key}
+      ORDER BY t.account_id, t.environment, t.recipient_phone, t.created_at DESC
+      LIMIT 1
+    ) AS latest
+    WHERE (latest.account_id, latest.environment, latest.recipient_phone) = ${key} AND latest.created_at > ${since}
+  )`;
 }
 
 export function isCustomIdentifierConflict(error: unknown): boolean {
@@ -103,6 +159,62 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       );
       const byId = new Map(stored.map((r) => [Number(r.id), r]));
       return rows.map((r) => byId.get(Number(r.id)) as TopupRow);
+    },
+
+    /**
+     * `insert` with the checks that must hold once the account's balance row is locked, in the same
+     * statement (one round trip less under the lock): the row is written only when its recipient (a
+     * phone number) got no top-up (not refunded) since `since` and, with `checkCustomIdentifier`, its
+     * customIdentifier is unused (in a batch the unique index is that check: `conflictsMany`). Each
+     * answer is the stored row, or none and which rule the top-up meets. Both look-ups are seeks on
+     * their index (`recentlyRecharged`, `customIdentifierUsed`), whatever the planner's statistics.
+     */
+    async insertChecked(trx: Kysely<Database>, items: CheckedInsert[]): Promise<CheckedInsertResult[]> {
+      const sealed = await Promise.all(items.map((i) => sealNew(i.row)));
+      const columns = [...new Set(sealed.flatMap((r) => Object.keys(r)))];
+      // Each row as a JSON document read into the table's row type: every value keeps its column's type.
+      const docs = sealed.map((r, i) => ({
+        ...r,
+        // the sealed voucher is JSON text; here it goes in as the JSON it is
+        pin_detail: typeof r.pin_detail === 'string' ? JSON.parse(r.pin_detail) : (r.pin_detail ?? null),
+        _ord: i,
+        _since: items[i].since,
+        _check_custom_identifier: items[i].checkCustomIdentifier,
+      }));
+      const cols = sql.join(columns.map((c) => sql.ref(c)));
+      const inputCols = sql.join(columns.map((c) => sql.ref(`c.${c}`)));
+      const { rows } = await sql<StoredTopupRow & { _ord: number; _used: boolean; _recent: boolean }>`
+        WITH input AS (
+          SELECT (e.doc->>'_ord')::int AS ord, (e.doc->>'_since')::timestamptz AS since,
+                 (e.doc->>'_check_custom_identifier')::boolean AS check_custom_identifier, r.*
+          FROM jsonb_array_elements(${JSON.stringify(docs)}::jsonb) AS e (doc),
+               LATERAL jsonb_populate_record(NULL::topup_transactions, e.doc) AS r
+        ), c AS (
+          SELECT i.*,
+                 i.check_custom_identifier AND i.custom_identifier IS NOT NULL
+                   AND ${customIdentifierUsed(sql.ref('i.account_id'), sql.ref('i.environment'), sql.ref('i.custom_identifier'))} AS used,
+                 i.recipient_phone IS NOT NULL
+                   AND ${recentlyRecharged(sql.ref('i.account_id'), sql.ref('i.environment'), sql.ref('i.recipient_phone'), sql.ref('i.since'))} AS recent
+          FROM input i
+        ), written AS (
+          INSERT INTO topup_transactions (${cols})
+          SELECT ${inputCols} FROM c WHERE NOT c.used AND NOT c.recent ORDER BY c.ord
+          RETURNING *
+        )
+        SELECT c.ord AS _ord, c.used AS _used, c.recent AS _recent, w.*
+        FROM c LEFT JOIN written w ON w.id = c.id
+        ORDER BY c.ord`.execute(trx);
+      return Promise.all(
+        rows.map(async ({ _ord, _used, _recent, ...row }) =>
+          row.id === null
+            ? { row: null, customIdentifierUsed: _used, recentlyRecharged: _recent }
+            : {
+                row: await openPin(row as StoredTopupRow),
+                customIdentifierUsed: false,
+                recentlyRecharged: false,
+              },
+        ),
+      );
     },
 
     /** Moves a top-up out of `from`; returns the row, or undefined when it was no longer in `from`. */
@@ -164,17 +276,10 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
     async conflicts(trx: Kysely<Database>, o: ConflictCheck): Promise<Conflicts> {
       const { rows } = await sql<{ id: string | null; used: boolean; recent: boolean }>`
         SELECT ${o.nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
-               ${o.customIdentifier}::text IS NOT NULL AND EXISTS (
-                 SELECT 1 FROM topup_transactions
-                 WHERE account_id = ${o.accountId} AND environment = ${o.environment}
-                   AND custom_identifier = ${o.customIdentifier}::text
-               ) AS used,
-               ${o.recipient}::text IS NOT NULL AND EXISTS (
-                 SELECT 1 FROM topup_transactions
-                 WHERE account_id = ${o.accountId} AND environment = ${o.environment}
-                   AND recipient_phone = ${o.recipient}::text AND created_at > ${o.since}
-                   AND status <> 'REFUNDED'
-               ) AS recent`.execute(trx);
+               ${o.customIdentifier}::text IS NOT NULL AND ${customIdentifierUsed(sql`${o.accountId}::bigint`, sql`${o.environment}::text`, sql`${o.customIdentifier}::text`)} AS used,
+               ${o.recipient}::text IS NOT NULL AND ${recentlyRecharged(sql`${o.accountId}::bigint`, sql`${o.environment}::text`, sql`${o.recipient}::text`, sql`${o.since}::timestamptz`)} AS recent`.execute(
+        trx,
+      );
       const row = rows[0];
       return {
         id: row.id === null ? null : Number(row.id),
@@ -200,12 +305,8 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       );
       const { rows } = await sql<{ id: string | null; recent: boolean }>`
         SELECT ${items[0].nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
-               i.recipient IS NOT NULL AND EXISTS (
-                 SELECT 1 FROM topup_transactions t
-                 WHERE t.account_id = i.account_id AND t.environment = i.environment
-                   AND t.recipient_phone = i.recipient AND t.created_at > i.since
-                   AND t.status <> 'REFUNDED'
-               ) AS recent
+               i.recipient IS NOT NULL
+                 AND ${recentlyRecharged(sql.ref('i.account_id'), sql.ref('i.environment'), sql.ref('i.recipient'), sql.ref('i.since'))} AS recent
         FROM (VALUES ${input}) AS i (ord, account_id, environment, recipient, since)
         ORDER BY i.ord`.execute(trx);
       return rows.map((r) => ({
