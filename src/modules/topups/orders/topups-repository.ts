@@ -141,30 +141,10 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
   const openAll = (rows: StoredTopupRow[]) => Promise.all(rows.map(openPin));
   const openOne = async (row: StoredTopupRow | undefined) => (row ? openPin(row) : undefined);
   return {
-    async insert(trx: Kysely<Database>, row: NewTopup): Promise<TopupRow> {
-      return openPin(
-        await trx
-          .insertInto('topup_transactions')
-          .values(await sealNew(row))
-          .returningAll()
-          .executeTakeFirstOrThrow(),
-      );
-    },
-
-    /** `insert` of several top-ups in one statement (a batch's); the rows as stored, in the order given. */
-    async insertMany(trx: Kysely<Database>, rows: NewTopup[]): Promise<TopupRow[]> {
-      const sealed = await Promise.all(rows.map(sealNew));
-      const stored = await openAll(
-        await trx.insertInto('topup_transactions').values(sealed).returningAll().execute(),
-      );
-      const byId = new Map(stored.map((r) => [Number(r.id), r]));
-      return rows.map((r) => byId.get(Number(r.id)) as TopupRow);
-    },
-
     /**
-     * `insert` with the checks that must hold once the account's balance row is locked, in the same
-     * statement (one round trip less under the lock): the row is written only when its recipient (a
-     * phone number) got no top-up (not refunded) since `since` and, with `checkCustomIdentifier`, its
+     * Writes top-ups (one, or a batch's in one statement) with the checks that must hold once the
+     * account's balance row is locked, in the same statement (one round trip less under the lock):
+     * a row is written only when its recipient (a phone number) got no top-up (not refunded) since `since` and, with `checkCustomIdentifier`, its
      * customIdentifier is unused (in a batch the unique index is that check: `conflictsMany`). Each
      * answer is the stored row, or none and which rule the top-up meets. Both look-ups are seeks on
      * their index (`recentlyRecharged`, `customIdentifierUsed`), whatever the planner's statistics.
