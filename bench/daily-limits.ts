@@ -79,7 +79,7 @@ export async function run(o: BenchOptions): Promise<Figure[]> {
     return [];
   }
   const history = o.smoke ? 5_000 : 500_000;
-  const seconds = o.smoke ? 2 : 16;
+  const seconds = o.smoke ? 4 : 16; // four turns of whole seconds (wrk takes no fractions)
   const server = await startAirgift({ database: 'postgres' });
   try {
     const limited = await benchAccount(server, {

@@ -307,7 +307,7 @@ export async function wrk(
       headers: o.headers,
     });
   }
-  const args = ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency'];
+  const args = ['-t1', `-c${o.connections}`, wrkDuration(o.seconds), '--latency'];
   for (const [k, v] of Object.entries(o.headers ?? {})) args.push('-H', `${k}: ${v}`);
   args.push(url);
   const { stdout } = await run('wrk', args, { timeout: (o.seconds + 30) * 1000 });
@@ -533,4 +533,9 @@ export function isMain(moduleUrl: string): boolean {
 
 export async function sleep(ms: number) {
   await new Promise((r) => setTimeout(r, ms));
+}
+
+/** wrk's `-d`: whole seconds only (it refuses `0.5s` and prints its usage), at least one. */
+export function wrkDuration(seconds: number): string {
+  return `-d${Math.max(1, Math.round(seconds))}s`;
 }

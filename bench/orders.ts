@@ -33,6 +33,7 @@ import {
   startAirgift,
   tokenFor,
   wrkAvailable,
+  wrkDuration,
 } from './lib.ts';
 
 const execFileAsync = promisify(execFile);
@@ -138,7 +139,7 @@ async function wrkOrderLoad(
       [
         '-t1',
         `-c${o.clients}`,
-        `-d${o.seconds}s`,
+        wrkDuration(o.seconds),
         '--timeout',
         '30s',
         '-s',
