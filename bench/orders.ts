@@ -206,7 +206,11 @@ async function wrkOrderLoad(
     if (connect + read + write + timeout) {
       problems.push(`socket errors: connect ${connect}, read ${read}, write ${write}, timeout ${timeout}`);
     }
-    const recorded = await recordedOrders(server, base, token, kind);
+    // This run's orders only: an account may carry earlier runs' (the daily-limits turns reuse theirs);
+    // an order of no run at all would still show, as a balance that is not before minus these costs.
+    const recorded = new Map(
+      [...(await recordedOrders(server, base, token, kind))].filter(([id]) => id.startsWith(`${prefix}-`)),
+    );
     let spent = new Decimal(0);
     let fromInFlight = 0;
     const strangers: string[] = [];
