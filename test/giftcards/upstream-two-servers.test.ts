@@ -8,6 +8,7 @@ import {
   restoreDatabase,
   type ServerProcess,
 } from '../harness/server-process.ts';
+import { until } from '../harness/until.ts';
 
 // Issue 8: live gift cards bought from an upstream. Two real airgift processes, each on its own
 // PostgreSQL database: the upstream (its sandbox base serves the reseller's account there) and the
@@ -24,18 +25,6 @@ let atUpstream: ResellerPair['atUpstream'];
 let upstreamToken: string;
 let resellerToken: string;
 let resellerAccountId: number;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 20_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(150);
-  }
-}
 
 const admin = (server: ServerProcess, method: string, path: string, body?: unknown) =>
   pair.admin(server, method, path, body);

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { type ResellerPair, startResellerPair } from '../harness/reseller-pair.ts';
 import { postgresForTests } from '../harness/server.ts';
 import type { ServerProcess } from '../harness/server-process.ts';
+import { until } from '../harness/until.ts';
 import { VENDOR_ACCEPT } from './helpers.ts';
 
 // Issue 8: live top-ups bought from an upstream. Two real airgift processes, each on its own
@@ -21,18 +22,6 @@ let reseller: ServerProcess;
 let atUpstream: ResellerPair['atUpstream'];
 let upstreamToken: string;
 let resellerToken: string;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 20_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(150);
-  }
-}
 
 let serial = 10;
 /** A Nigerian number of its own per top-up (the upstream refuses a number recharged just before), ending `suffix`. */
