@@ -8,22 +8,22 @@ import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { errorDocsPage } from './http/error-docs.ts';
 import { installErrorHandling, sendError } from './http/error-handler.ts';
+import { createFastLane, installFastLane } from './http/fast-lane.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './http/media-types.ts';
 import { createOpenApiRegistry, docsRoutes } from './http/openapi.ts';
 import { loadRecordedExamples } from './http/openapi-examples.ts';
 import { PAGE_CSS } from './http/page-layout.ts';
 import { probeRoutes } from './http/probes.ts';
-import { installAccountRateLimit, installTokenRateLimit } from './http/rate-limit.ts';
+import { accountRule, installAccountRateLimit, installTokenRateLimit } from './http/rate-limit.ts';
 import { sendPage } from './http/reference-pages.ts';
-import { principalOf } from './http/request-context.ts';
+import { requestIdFor } from './http/request-context.ts';
 import { withPublicRequestUrls } from './http/request-log.ts';
-import { installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
+import { createKeptAnswers, installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
 import type { TypedApp } from './http/schemas.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { lazySerializerFactory } from './http/serialization.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
-import { newRequestId } from './lib/ids.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
 import { TOKEN_API_DOCS, tokenRoutes } from './modules/auth/index.ts';
@@ -69,8 +69,6 @@ export interface AppDeps {
   https?: { key: string | Buffer; cert: string | Buffer } | null;
 }
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, bases, services } = deps;
   const docsUrl = `${config.publicUrl}/docs/errors`;
@@ -84,10 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
-    },
+    genReqId: (req) => requestIdFor(req.headers['x-request-id']),
     rewriteUrl: (req) => {
       const { base, url } = bases.rewrite(req.headers.host, req.url ?? '/');
       (req as { airgiftBase?: unknown }).airgiftBase = base;
@@ -148,6 +143,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Each product's routes serve its live and sandbox bases; every route needs a token for that base.
   const { accounts, giftcards, topups } = services;
+  const keptAnswers = createKeptAnswers({
+    changes: services.changes,
+    clock: services.clock,
+    profileOf: (principal) => {
+      const account = accounts.peek(principal.accountId);
+      return account && `${account.currencyCode}/${account.countryCode}`;
+    },
+    loadProfile: (principal) => accounts.require(principal.accountId),
+    balanceVersionOf: (principal) =>
+      services.ledger.keptBalanceVersion(principal.accountId, principal.environment),
+  });
   for (const [kind, routes, defaultScope, apiDocs] of [
     [
       'giftcards',
@@ -166,14 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       async (product) => {
         installAuthHook(product, services.tokens, defaultScope);
         installAccountRateLimit(product, deps.rateLimiter, config);
-        installResponseCache(product, {
-          changes: services.changes,
-          clock: services.clock,
-          vary: async (request) => {
-            const account = await services.accounts.require(principalOf(request).accountId);
-            return `${account.currencyCode}/${account.countryCode}`;
-          },
-        });
+        installResponseCache(product, keptAnswers, defaultScope);
         routes(product.withTypeProvider<TypeBoxTypeProvider>());
         docsRoutes(product, openapi, {
           kind,
@@ -251,6 +250,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: SHARED_MOUNT },
   );
+
+  // Kept answers are sent before Fastify runs at all (http/fast-lane.ts), on the HTTPS server only.
+  if (deps.https) {
+    installFastLane(
+      app.server,
+      createFastLane({
+        bases,
+        tokens: services.tokens,
+        answers: keptAnswers,
+        limiter: deps.rateLimiter,
+        limit: accountRule(config),
+        metrics: services.metrics,
+        log: app.log,
+        trustProxy: config.trustedProxies.length > 0,
+      }),
+    );
+  }
 
   return app;
 }

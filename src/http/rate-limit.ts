@@ -30,7 +30,7 @@ export function openRateLimiter(config: Config, clock: Clock): AppRateLimiter {
 const rule = (limit: number, config: Config): RateLimitRule | null =>
   limit > 0 ? { limit, windowMs: config.rateLimitWindowSeconds * 1000 } : null;
 
-function headersOf(d: RateLimitDecision): Record<string, string> {
+export function headersOf(d: RateLimitDecision): Record<string, string> {
   const reset = String(Math.max(1, Math.ceil(d.resetMs / 1000)));
   return {
     'RateLimit-Limit': String(d.limit),
@@ -75,6 +75,13 @@ export function installTokenRateLimit(
   });
 }
 
+/** The rule of the product bases' account limit, or null when they are not limited. */
+export const accountRule = (config: Config) => rule(config.rateLimitApiRequests, config);
+
+/** What an account's requests in one environment count against. */
+export const accountLimitKey = (p: { environment: string; accountId: number }) =>
+  `api:${p.environment}:${p.accountId}`;
+
 /**
  * On a product base, after the auth hook: every authenticated request counts against its account in
  * its environment (live and sandbox are limited apart, decisions §7). Public routes (docs) are not
@@ -85,12 +92,12 @@ export function installAccountRateLimit(
   limiter: RateLimiter | undefined,
   config: Config,
 ) {
-  const limit = rule(config.rateLimitApiRequests, config);
+  const limit = accountRule(config);
   if (!limiter || !limit) return;
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = request.principal;
     if (!principal) return;
-    const decision = await limiter.hit(`api:${principal.environment}:${principal.accountId}`, limit);
+    const decision = await limiter.hit(accountLimitKey(principal), limit);
     const headers = headersOf(decision);
     if (decision.allowed) {
       reply.headers(headers);

@@ -1,5 +1,13 @@
+import { newRequestId } from '../lib/ids.ts';
 import type { Principal } from '../modules/auth/index.ts';
 import type { Base } from './bases.ts';
+
+/** A request id the client may choose (`X-Request-Id`), else a new one. */
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export function requestIdFor(given: string | string[] | undefined): string {
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
+}
 
 /**
  * What the transport layer learns about a request before a handler runs: which base it came in

@@ -29,6 +29,11 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   /** Counts one hit for `key` and says whether it is within `rule`. Never throws. */
   hit(key: string, rule: RateLimitRule): Promise<RateLimitDecision>;
+  /**
+   * Counts one hit only if it is allowed, at once and without I/O (the fast lane); null: not counted,
+   * ask `hit`. Only a limiter that counts in this process offers it.
+   */
+  hitIfAllowed?(key: string, rule: RateLimitRule): RateLimitDecision | null;
   close(): Promise<void>;
 }
 
@@ -51,18 +56,30 @@ const SWEEP_AT = 10_000;
 export function memoryRateLimiter(clock: Clock): RateLimiter & { size(): number } {
   const windows = new Map<string, { count: number; endsAt: number }>();
   let sweepAt = SWEEP_AT;
+
+  function windowOf(key: string, rule: RateLimitRule, now: number) {
+    let w = windows.get(key);
+    if (!w || w.endsAt <= now) {
+      if (windows.size >= sweepAt) {
+        for (const [k, v] of windows) if (v.endsAt <= now) windows.delete(k);
+        sweepAt = Math.max(SWEEP_AT, windows.size * 2);
+      }
+      w = { count: 0, endsAt: now + rule.windowMs };
+      windows.set(key, w);
+    }
+    return w;
+  }
   return {
     async hit(key, rule) {
       const now = clock.now().getTime();
-      let w = windows.get(key);
-      if (!w || w.endsAt <= now) {
-        if (windows.size >= sweepAt) {
-          for (const [k, v] of windows) if (v.endsAt <= now) windows.delete(k);
-          sweepAt = Math.max(SWEEP_AT, windows.size * 2);
-        }
-        w = { count: 0, endsAt: now + rule.windowMs };
-        windows.set(key, w);
-      }
+      const w = windowOf(key, rule, now);
+      w.count++;
+      return decide(w.count, w.endsAt - now, rule);
+    },
+    hitIfAllowed(key, rule) {
+      const now = clock.now().getTime();
+      const w = windowOf(key, rule, now);
+      if (w.count + 1 > rule.limit) return null;
       w.count++;
       return decide(w.count, w.endsAt - now, rule);
     },

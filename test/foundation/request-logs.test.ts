@@ -61,4 +61,28 @@ describe('request logs', () => {
     assert.equal(logged[0]!.err, undefined);
     assert.doesNotMatch(JSON.stringify(logged[0]), /stack|at .*\.ts:\d+/);
   });
+
+  test('an answer from the fast lane is logged like any other', async () => {
+    const token = await server.token(AUDIENCES.giftcardsSandbox);
+    const read = (id: string) =>
+      server.http.get('/giftcards-sandbox/products/1840', {
+        token,
+        headers: { accept: 'application/json', 'x-request-id': id },
+      });
+    const lane = async () =>
+      Number(/^airgift_fast_lane_answers_total (\d+)$/m.exec((await server.adminGet('/metrics')).body)?.[1]);
+    assert.equal((await read('log-first')).status, 200);
+    const before = await lane();
+    assert.equal((await read('log-kept')).status, 200);
+    assert.equal(await lane(), before + 1, 'the second read was answered by the lane');
+    const [incoming] = await linesOf('log-kept', (l) => l.msg === 'incoming request');
+    const [completed] = await linesOf('log-kept', (l) => l.msg === 'request completed');
+    assert.ok(incoming && completed, server.output().slice(-2000));
+    const [usual] = await linesOf('log-first', (l) => l.msg === 'incoming request');
+    assert.deepEqual(Object.keys(incoming.req).sort(), Object.keys(usual.req).sort());
+    assert.equal(incoming.req.url, '/giftcards-sandbox/products/1840');
+    assert.equal(incoming.req.host, usual.req.host);
+    assert.equal(completed.res.statusCode, 200);
+    assert.equal(typeof completed.responseTime, 'number');
+  });
 });

@@ -150,6 +150,11 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     return account;
   }
 
+  /** The account if it is in memory and may be trusted now (see `require`), without I/O. */
+  function peek(accountId: number): AccountRow | undefined {
+    return changes?.fresh() ? held.get(String(accountId)) : undefined;
+  }
+
   /** The account with its balances and credentials (never secrets), for the admin API. */
   async function describe(accountId: number) {
     const account = await require(accountId);
@@ -303,6 +308,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     list,
     update,
     require,
+    peek,
     createCredential,
     credentialsOf,
     revokeCredential,

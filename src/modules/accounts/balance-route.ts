@@ -5,12 +5,13 @@ import type { AccountsService } from './accounts-service.ts';
 
 /**
  * `GET /accounts/balance` on the product bases: the one balance of the caller's account in the
- * token's environment, shared by both products (decisions §5).
+ * token's environment, shared by both products (decisions §5). Kept while the balance is unchanged
+ * (`cache: 'balance'`, http/response-cache.ts).
  */
 export function balanceRoute(app: FastifyInstance, accounts: AccountsService, scope: string) {
   app.get(
     '/accounts/balance',
-    { schema: { response: { 200: Balance } }, config: { access: { scope } } },
+    { schema: { response: { 200: Balance } }, config: { access: { scope }, cache: 'balance' } },
     async (request) => {
       const principal = principalOf(request);
       return accounts.balanceOf(principal.accountId, principal.environment);

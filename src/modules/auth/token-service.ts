@@ -42,6 +42,8 @@ export interface TokenResponse {
   token_type: 'Bearer';
 }
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 export function createTokenService(deps: TokenServiceDeps) {
   const { credentials, bases, clock, signingKey, issuer } = deps;
   const verified = createTokenCache(deps.changes);
@@ -111,7 +113,7 @@ export function createTokenService(deps: TokenServiceDeps) {
   }
 
   async function authenticate(authorization: string | undefined, base: Base): Promise<Principal> {
-    const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+    const match = authorization ? BEARER.exec(authorization) : null;
     if (!match) throw new AppError('AUTHENTICATION_FAILURE', missingBearerMessage(authorization));
     const token = match[1];
     const now = clock.now();
@@ -152,7 +154,16 @@ export function createTokenService(deps: TokenServiceDeps) {
     return principal;
   }
 
-  return { issue, authenticate };
+  /**
+   * The principal of a token verified before and still kept (token-cache.ts), or undefined: then
+   * `authenticate` decides. No I/O and no signature check, for the fast lane (http/fast-lane.ts).
+   */
+  function peek(authorization: string | undefined, base: Base): Principal | undefined {
+    const match = authorization ? BEARER.exec(authorization) : null;
+    return match ? verified.get(base.url, match[1], clock.now().getTime()) : undefined;
+  }
+
+  return { issue, authenticate, peek };
 }
 
 export type TokenService = ReturnType<typeof createTokenService>;

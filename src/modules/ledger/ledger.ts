@@ -326,6 +326,9 @@ export function createLedger(
     orderTransaction,
     refundOrder,
     balance,
+    /** The version of the balance this process trusts now without a read, or undefined. */
+    keptBalanceVersion: (accountId: number, environment: Environment) =>
+      cache.get({ accountId, environment })?.version,
     entries,
     discrepancies,
     batchStats: batcher.stats,

@@ -12,7 +12,7 @@ import type { CatalogService } from './catalog-service.ts';
  * service (priced in the caller's account currency), answer.
  */
 /** Every answer here depends only on the base, the URL and the account's currency (http/response-cache.ts). */
-const CACHED = { cache: true };
+const CACHED = { cache: true } as const;
 
 export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; accounts: AccountsService }) {
   const { catalog, accounts } = deps;

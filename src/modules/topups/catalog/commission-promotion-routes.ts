@@ -14,8 +14,8 @@ import type { TopupCatalogService } from './catalog-service.ts';
 
 /** Commissions (scope `read-prepaid-commissions`) and promotions (`read-promotions`). */
 // Answers depend only on the base, the URL and the account: kept (http/response-cache.ts).
-const COMMISSIONS = { access: { scope: 'read-prepaid-commissions' }, cache: true };
-const PROMOTIONS = { access: { scope: 'read-promotions' }, cache: true };
+const COMMISSIONS = { access: { scope: 'read-prepaid-commissions' }, cache: true as const };
+const PROMOTIONS = { access: { scope: 'read-promotions' }, cache: true as const };
 
 export function commissionPromotionRoutes(app: TypedApp, catalog: TopupCatalogService) {
   app.get(

@@ -23,7 +23,7 @@ import type { TopupCatalogService } from './catalog-service.ts';
  * the schema, then the catalogue service, in the caller's account currency.
  */
 // GET answers depend only on the base, the URL and the account's currency and country: kept (http/response-cache.ts).
-const SCOPE = { access: { scope: 'read-operators' }, cache: true };
+const SCOPE = { access: { scope: 'read-operators' }, cache: true as const };
 
 export function operatorRoutes(app: TypedApp, catalog: TopupCatalogService) {
   app.get('/countries', { schema: { response: { 200: Type.Array(Country) } }, config: SCOPE }, async () =>
