@@ -9,7 +9,8 @@ import {
   type BenchOptions,
   benchOptions,
   type Figure,
-  fetchText,
+  type BaselineAnswer,
+  fetchAnswer,
   isMain,
   type LoadResult,
   postgresAvailable,
@@ -60,8 +61,8 @@ export async function measureReads(server: RunningServer, o: BenchOptions, label
   const seconds = o.smoke ? 1 : 3;
   const connections = 32;
   const targets = await readTargets(server);
-  const bodies: Record<string, string> = {};
-  for (const t of targets) bodies[t.path] = await fetchText(server, t.path, t.headers);
+  const bodies: Record<string, BaselineAnswer> = {};
+  for (const t of targets) bodies[t.path] = await fetchAnswer(server, t.path, t.headers);
   const baseline = await startBaseline(server.dataDir, bodies);
   const figures: Figure[] = [];
   try {

@@ -228,22 +228,36 @@ export async function rssMb(pid: number): Promise<number> {
   return kb / 1024;
 }
 
+export interface BaselineAnswer {
+  body: string;
+  /** The response headers airgift sent (a fresh request id per answer is made like airgift's). */
+  headers: Record<string, string>;
+}
+
 /**
  * A bare node:https server in its own process with the same TLS key, answering each path with the
- * body recorded for it (a Map lookup), so it sends the same bytes airgift sends.
+ * body and headers recorded for it (a Map lookup; `x-request-id` made new per answer, as airgift
+ * does), so it sends the same bytes airgift sends.
  */
 export async function startBaseline(
   dataDir: string,
-  bodies: Record<string, string>,
+  bodies: Record<string, string | BaselineAnswer>,
 ): Promise<{ url: string; stop(): Promise<void> }> {
   const file = join(dataDir, `baseline-bodies-${process.pid}.json`);
   await writeFile(file, JSON.stringify(bodies));
   const script = `
     const https = require('node:https'); const fs = require('node:fs');
-    const bodies = new Map(Object.entries(JSON.parse(fs.readFileSync(process.env.BODIES, 'utf8'))).map(([k, v]) => [k, Buffer.from(v)]));
+    const answers = new Map(Object.entries(JSON.parse(fs.readFileSync(process.env.BODIES, 'utf8'))).map(([k, v]) => {
+      const a = typeof v === 'string' ? { body: v, headers: { 'content-type': 'application/json; charset=utf-8' } } : v;
+      return [k, { body: Buffer.from(a.body), headers: a.headers }];
+    }));
+    const fallback = { body: Buffer.from('{}'), headers: { 'content-type': 'application/json; charset=utf-8' } };
+    let n = 0;
     const server = https.createServer({ key: fs.readFileSync(process.env.KEY), cert: fs.readFileSync(process.env.CERT) }, (req, res) => {
-      const body = bodies.get(req.url) ?? Buffer.from('{}');
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }); res.end(body);
+      const a = answers.get(req.url) ?? fallback;
+      const headers = { ...a.headers, 'content-length': a.body.length };
+      if ('x-request-id' in headers) headers['x-request-id'] = 'req_' + Date.now().toString(36) + (n++).toString(16).padStart(6, '0');
+      res.writeHead(200, headers); res.end(a.body);
     });
     server.listen(0, '127.0.0.1', () => console.log('baseline on ' + server.address().port));
     process.on('SIGTERM', () => server.close(() => process.exit(0)));
@@ -482,13 +496,22 @@ export async function admin<T = any>(
 }
 
 /** GET with a token; the body text (for recording what the baseline must send). */
-export async function fetchText(server: RunningServer, path: string, headers: Record<string, string>) {
+/** A 200 answer's body and the headers it was sent with (less those node:http adds itself). */
+export async function fetchAnswer(
+  server: RunningServer,
+  path: string,
+  headers: Record<string, string>,
+): Promise<BaselineAnswer> {
   const dispatcher = new Agent({ connect: { ca: server.ca } });
   try {
     const res = await request(`${server.url}${path}`, { headers, dispatcher });
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
-    return text;
+    const sent: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (typeof value === 'string' && !/^(date|connection|keep-alive|content-length)$/i.test(name)) sent[name] = value;
+    }
+    return { body: text, headers: sent };
   } finally {
     await dispatcher.close();
   }
