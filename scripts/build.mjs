@@ -14,7 +14,7 @@
 // The build is skipped when dist/main.mjs is newer than every file under src/ and web/.
 //
 //   node scripts/build.mjs [--force] [--outdir DIR]
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -66,14 +66,12 @@ const externalPackages = {
 
 /** The same options as the in-memory build of `npm run dev` (src/modules/web/web-assets.ts). */
 async function webBundle(page) {
+  // The same options as the front-end bundled in memory from the sources (src/modules/web/web-assets.ts).
+  const options = JSON.parse(readFileSync(join(root, 'web', 'bundle-options.json'), 'utf8'));
   const result = await build({
+    ...options,
     entryPoints: [join(root, 'web', page, 'main.ts')],
-    bundle: true,
     write: false,
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
-    sourcemap: false,
     logLevel: 'warning',
   });
   return result.outputFiles[0].text;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -39,13 +40,10 @@ export function bundle(page: 'dashboard' | 'console'): Promise<string> {
     hit = import('esbuild')
       .then(({ build }) =>
         build({
+          // The same options as the production build's (scripts/build.mjs reads this file too).
+          ...(JSON.parse(readFileSync(join(WEB_DIR, 'bundle-options.json'), 'utf8')) as object),
           entryPoints: [join(WEB_DIR, page, 'main.ts')],
-          bundle: true,
           write: false,
-          format: 'esm',
-          target: 'es2022',
-          minify: true,
-          sourcemap: false,
           logLevel: 'silent',
         }),
       )
