@@ -6,10 +6,10 @@
  *   npm run bench -- catalog [--smoke]        (or: tsx bench/catalog.ts)
  */
 import {
+  type BaselineAnswer,
   type BenchOptions,
   benchOptions,
   type Figure,
-  type BaselineAnswer,
   fetchAnswer,
   isMain,
   type LoadResult,
@@ -58,7 +58,7 @@ export async function readTargets(server: RunningServer): Promise<ReadTarget[]> 
 }
 
 export async function measureReads(server: RunningServer, o: BenchOptions, label: string): Promise<Figure[]> {
-  const seconds = o.smoke ? 1 : 3;
+  const seconds = o.smoke ? 1 : 2;
   const connections = 32;
   const targets = await readTargets(server);
   const bodies: Record<string, BaselineAnswer> = {};
@@ -69,8 +69,12 @@ export async function measureReads(server: RunningServer, o: BenchOptions, label
     for (const t of targets) {
       const load = (url: string) => wrk(url, { seconds, connections, headers: t.headers, ca: server.ca });
       await load(`${server.url}${t.path}`); // warm-up (JIT, caches)
-      const a: LoadResult = await load(`${server.url}${t.path}`);
-      const b: LoadResult = await load(`${baseline.url}${t.path}`);
+      // A B B A: neither side always runs first or last on a machine whose load moves.
+      const turns: LoadResult[] = [];
+      for (const url of [server.url, baseline.url, baseline.url, server.url])
+        turns.push(await load(`${url}${t.path}`));
+      const a = sum(turns[0], turns[3]);
+      const b = sum(turns[1], turns[2]);
       const ratio = a.rps / b.rps;
       figures.push({
         figure: `catalog ${t.name} (${label})`,
@@ -85,6 +89,17 @@ export async function measureReads(server: RunningServer, o: BenchOptions, label
     await baseline.stop();
   }
   return figures;
+}
+
+/** Two turns as one: requests and failures added, the rate over both, the worse p99. */
+function sum(x: LoadResult, y: LoadResult): LoadResult {
+  return {
+    requests: x.requests + y.requests,
+    rps: (x.rps + y.rps) / 2,
+    p50: Math.max(x.p50, y.p50),
+    p99: Math.max(x.p99, y.p99),
+    failures: x.failures + y.failures,
+  };
 }
 
 export async function run(o: BenchOptions): Promise<Figure[]> {

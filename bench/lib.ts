@@ -509,7 +509,8 @@ export async function fetchAnswer(
     if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
     const sent: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers)) {
-      if (typeof value === 'string' && !/^(date|connection|keep-alive|content-length)$/i.test(name)) sent[name] = value;
+      if (typeof value === 'string' && !/^(date|connection|keep-alive|content-length)$/i.test(name))
+        sent[name] = value;
     }
     return { body: text, headers: sent };
   } finally {
