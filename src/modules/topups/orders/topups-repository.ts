@@ -181,8 +181,8 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
         WITH input AS (
           SELECT (e.doc->>'_ord')::int AS ord, (e.doc->>'_since')::timestamptz AS since,
                  (e.doc->>'_check_custom_identifier')::boolean AS check_custom_identifier, r.*
-          FROM jsonb_array_elements(${JSON.stringify(docs)}::jsonb) AS e (doc),
-               LATERAL jsonb_populate_record(NULL::topup_transactions, e.doc) AS r
+          FROM json_array_elements(${JSON.stringify(docs)}::json) AS e (doc),
+               LATERAL json_populate_record(NULL::topup_transactions, e.doc) AS r
         ), c AS (
           SELECT i.*,
                  i.check_custom_identifier AND i.custom_identifier IS NOT NULL
@@ -288,17 +288,22 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
      * analyses), and it would run twice per batch, once with the balance row locked.
      */
     async conflictsMany(trx: Kysely<Database>, items: ConflictCheck[]): Promise<Conflicts[]> {
-      const input = sql.join(
-        items.map(
-          (o, i) =>
-            sql`(${i}::int, ${o.accountId}::bigint, ${o.environment}::text, ${o.recipient}::text, ${o.since}::timestamptz)`,
-        ),
+      // One JSON parameter for the checks: the statement's text is the same for every batch.
+      const input = JSON.stringify(
+        items.map((o, i) => ({
+          ord: i,
+          account_id: o.accountId,
+          environment: o.environment,
+          recipient: o.recipient,
+          since: o.since,
+        })),
       );
       const { rows } = await sql<{ id: string | null; recent: boolean }>`
         SELECT ${items[0].nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
                i.recipient IS NOT NULL
                  AND ${recentlyRecharged(sql.ref('i.account_id'), sql.ref('i.environment'), sql.ref('i.recipient'), sql.ref('i.since'))} AS recent
-        FROM (VALUES ${input}) AS i (ord, account_id, environment, recipient, since)
+        FROM json_to_recordset(${input}::json)
+          AS i (ord int, account_id bigint, environment text, recipient text, since timestamptz)
         ORDER BY i.ord`.execute(trx);
       return rows.map((r) => ({
         id: r.id === null ? null : Number(r.id),
