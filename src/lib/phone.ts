@@ -30,8 +30,19 @@ export interface NormalizedPhone {
 /** Characters a phone number may be written with: digits, '+', spaces, dashes, dots, brackets, slashes. */
 const PHONE_CHARS = /^\+?[\d\s\-.()/\u00a0]+$/;
 
-function toResult(parsed: PhoneNumber, countryIso: string): NormalizedPhone {
+/** A parsed reading with its validity and type, each asked of libphonenumber once (they are its costly part). */
+interface Reading {
+  parsed: PhoneNumber;
+  valid: boolean;
+  type: string | null;
+}
+
+function read(parsed: PhoneNumber): Reading {
   const valid = parsed.isValid();
+  return { parsed, valid, type: valid ? (parsed.getType() ?? null) : null };
+}
+
+function toResult({ parsed, valid, type }: Reading, countryIso: string): NormalizedPhone {
   return {
     e164: parsed.number,
     nationalNumber: parsed.nationalNumber,
@@ -39,7 +50,7 @@ function toResult(parsed: PhoneNumber, countryIso: string): NormalizedPhone {
     countryMatches: parsed.country === countryIso,
     countryIso: parsed.country ?? null,
     callingCode: parsed.countryCallingCode,
-    type: valid ? (parsed.getType() ?? null) : null,
+    type,
   };
 }
 
@@ -78,28 +89,28 @@ export function normalizePhone(phone: string, countryIso: string): NormalizedPho
 
   if (text.startsWith('+')) {
     const intl = parse(`+${digits}`);
-    return intl ? toResult(intl, iso) : null;
+    return intl ? toResult(read(intl), iso) : null;
   }
-
-  const candidates: PhoneNumber[] = [];
-  const national = country ? parse(digits, country) : undefined;
-  if (national) candidates.push(national);
-  // without '+': "00" international access prefix, or the calling code written without '+'
-  const intlDigits = digits.startsWith('00') ? digits.slice(2) : digits;
-  const intl = parse(`+${intlDigits}`);
-  if (intl) candidates.push(intl);
-  if (candidates.length === 0) return null;
 
   // prefer valid, then the asked country, then a mobile number; on a tie the national reading wins
   // (e.g. DE "4915112345678" is a valid fixed line nationally, but a mobile number with +49)
-  const score = (c: PhoneNumber) => {
-    if (!c.isValid()) return 0;
-    const type = c.getType();
-    return 4 + (c.country === iso ? 2 : 0) + (type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE' ? 1 : 0);
-  };
-  let best = candidates[0];
-  for (const c of candidates.slice(1)) if (score(c) > score(best)) best = c;
-  return toResult(best, iso);
+  const score = (c: Reading) =>
+    c.valid
+      ? 4 +
+        (c.parsed.country === iso ? 2 : 0) +
+        (c.type === 'MOBILE' || c.type === 'FIXED_LINE_OR_MOBILE' ? 1 : 0)
+      : 0;
+  const parsedNational = country ? parse(digits, country) : undefined;
+  const national = parsedNational ? read(parsedNational) : undefined;
+  // A valid mobile number of the asked country is the best a reading can be, and the national
+  // reading wins ties: the international reading (a second parse) could not change the answer.
+  if (national && score(national) === 7) return toResult(national, iso);
+  // without '+': "00" international access prefix, or the calling code written without '+'
+  const intlDigits = digits.startsWith('00') ? digits.slice(2) : digits;
+  const parsedIntl = parse(`+${intlDigits}`);
+  const intl = parsedIntl ? read(parsedIntl) : undefined;
+  if (!national) return intl ? toResult(intl, iso) : null;
+  return toResult(intl && score(intl) > score(national) ? intl : national, iso);
 }
 
 /** The number in E.164 (with its '+') when it is a valid number of `countryIso`, else null. */

@@ -34,11 +34,15 @@ export async function postDebits(
   const day = at.toISOString().slice(0, 10);
   const countLimit = orders[0].limits?.count ?? null;
   const amountLimit = orders[0].limits?.amount?.toFixed() ?? null;
-  const input = sql.join(
-    orders.map(
-      (o, i) =>
-        sql`(${i}::int, ${o.amount.toFixed()}::numeric, ${o.transactionId}::bigint, ${o.reason ?? null}::text, ${o.product}::text)`,
-    ),
+  // One JSON parameter for the orders: the statement's text is the same for every batch.
+  const input = JSON.stringify(
+    orders.map((o, i) => ({
+      ord: i,
+      amount: o.amount.toFixed(),
+      transaction_id: o.transactionId,
+      reason: o.reason ?? null,
+      product: o.product,
+    })),
   );
   const { rows } = await sql<{
     usageOk: boolean;
@@ -47,7 +51,10 @@ export async function postDebits(
     balanceAfter: string | null;
     currencyCode: string | null;
   }>`
-    WITH input (ord, amount, transaction_id, reason, product) AS (VALUES ${input}),
+    WITH input AS (
+      SELECT * FROM json_to_recordset(${input}::json)
+        AS i (ord int, amount numeric, transaction_id bigint, reason text, product text)
+    ),
     total AS (SELECT count(*)::int AS n, sum(amount) AS amount FROM input),
     usage AS (
       INSERT INTO daily_order_usage AS u (account_id, environment, day, order_count, order_amount)

@@ -24,6 +24,20 @@ export interface CheckedOrder {
 export const MAX_CUSTOM_IDENTIFIER = 150;
 export const MAX_SENDER_NAME = 200;
 
+/**
+ * A FIXED product's denominations as canonical decimal text (`toFixed()`: equal values, equal text),
+ * made once per catalog entry rather than a Decimal per denomination per order.
+ */
+const offered = new WeakMap<CatalogEntry, Set<string>>();
+function offeredPrices(product: CatalogEntry): Set<string> {
+  let prices = offered.get(product);
+  if (!prices) {
+    prices = new Set(product.fixedRecipientDenominations.map((d) => dec(d).toFixed()));
+    offered.set(product, prices);
+  }
+  return prices;
+}
+
 /** Throws 400 INVALID_REQUEST naming every field that breaks a rule. */
 export function checkOrder(body: OrderBody, product: CatalogEntry, maxQuantity: number): CheckedOrder {
   const problems: ErrorDetail[] = [];
@@ -32,7 +46,7 @@ export function checkOrder(body: OrderBody, product: CatalogEntry, maxQuantity: 
   }
   const price = dec(body.unitPrice);
   if (product.denominationType === 'FIXED') {
-    if (!product.fixedRecipientDenominations.some((d) => dec(d).equals(price))) {
+    if (!offeredPrices(product).has(price.toFixed())) {
       problems.push({
         field: 'unitPrice',
         issue: `not offered; one of ${product.fixedRecipientDenominations.join(', ')} ${product.recipientCurrencyCode}`,

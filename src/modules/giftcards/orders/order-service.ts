@@ -72,9 +72,40 @@ export function createOrderService(deps: OrderServiceDeps) {
     many: repository.reserveMany,
   });
 
+  // The price of a FIXED card without SMS depends only on the product's sender prices (kept by the
+  // catalog for a while, one object per product, terms and currency) and the order's unit price and
+  // quantity: worked out once per such pair, not with a dozen Decimals per order. A RANGE price or an
+  // SMS fee converts with the current rates, so those are priced each time.
+  const fixedPrices = new WeakMap<object, Map<string, ReturnType<typeof priceOrder>>>();
+
   /** The price of an order (order-pricing.ts); UNPROCCESSABLE_ENTITY when too small to charge. */
   async function priceOf(product: CatalogEntry, order: CheckedOrder, quantity: number, currency: string) {
     const prices = await catalog.pricesOf(product, currency);
+    if (product.denominationType !== 'FIXED' || order.phone) {
+      return priceAnew(product, prices, order, quantity, currency);
+    }
+    let known = fixedPrices.get(prices);
+    if (!known) {
+      known = new Map();
+      fixedPrices.set(prices, known);
+    }
+    const key = `${quantity}:${order.unitPrice}`;
+    let price = known.get(key);
+    if (!price) {
+      price = await priceAnew(product, prices, order, quantity, currency);
+      // bounded: a product has few denominations, and quantities are capped
+      if (known.size < 1000) known.set(key, price);
+    }
+    return price;
+  }
+
+  async function priceAnew(
+    product: CatalogEntry,
+    prices: Awaited<ReturnType<typeof catalog.pricesOf>>,
+    order: CheckedOrder,
+    quantity: number,
+    currency: string,
+  ) {
     const senderUnitPrice =
       product.denominationType === 'FIXED'
         ? [...prices.fixed.entries()].find(([r]) => dec(r).equals(order.unitPrice))?.[1]

@@ -43,6 +43,19 @@ export interface Reservation {
   customIdentifier: string | null;
 }
 
+/** The quoted column list of a new row's keys (our own code's names), made once per set of keys. */
+const columnLists = new Map<string, string>();
+function insertColumns(row: object): string {
+  const keys = Object.keys(row);
+  const id = keys.join(',');
+  let list = columnLists.get(id);
+  if (list === undefined) {
+    list = keys.map((k) => `"${k.replace(/"/g, '""')}"`).join(', ');
+    columnLists.set(id, list);
+  }
+  return list;
+}
+
 /** A LIKE pattern matching `text` literally. */
 const likeText = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -128,7 +141,11 @@ export function ordersRepository(db: Kysely<Database>) {
 
     /**
      * `insertWithCards` of several transactions in one statement (a batch's orders); the rows as
-     * stored, in the order given.
+     * stored, in the order given. The rows and cards go in as two JSON parameters read into the
+     * tables' row types (`json_populate_recordset`), so the statement's text is the same for every
+     * batch (no VALUES list of 33 parameters per order to compile here and parse there), and nothing
+     * comes back: the stored row is the one given (its numeric text kept as written, its dates of
+     * whole milliseconds), with the columns the insert leaves to their defaults.
      */
     async insertManyWithCards(
       trx: Kysely<Database>,
@@ -141,17 +158,18 @@ export function ordersRepository(db: Kysely<Database>) {
       const cards = items.flatMap(({ row, cards }) =>
         cards.map((c, i) => ({ transaction_id: row.id, position: i + 1, ...c })),
       );
-      const stored =
-        cards.length === 0
-          ? await trx.insertInto('giftcard_transactions').values(rows).returningAll().execute()
-          : await trx
-              .with('t', (q) => q.insertInto('giftcard_transactions').values(rows).returningAll())
-              .with('c', (q) => q.insertInto('giftcard_cards').values(cards))
-              .selectFrom('t')
-              .selectAll()
-              .execute();
-      const byId = new Map(stored.map((r) => [Number(r.id), r]));
-      return rows.map((r) => byId.get(Number(r.id)) as TransactionRow);
+      const columns = sql.raw(insertColumns(rows[0]));
+      const transactions = sql`INSERT INTO giftcard_transactions (${columns})
+        SELECT ${columns} FROM json_populate_recordset(NULL::giftcard_transactions, ${JSON.stringify(rows)}::json)`;
+      await (cards.length === 0
+        ? transactions
+        : sql`WITH c AS (
+              INSERT INTO giftcard_cards (transaction_id, position, card_number, pin_code)
+              SELECT transaction_id, position, card_number, pin_code
+              FROM json_populate_recordset(NULL::giftcard_cards, ${JSON.stringify(cards)}::json)
+            ) ${transactions}`
+      ).execute(trx);
+      return rows.map((row) => ({ ...row, lease_until: null, leased_by: null }));
     },
 
     /** Stores the sealed codes of a transaction (in the caller's transaction). */

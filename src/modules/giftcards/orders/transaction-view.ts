@@ -1,10 +1,12 @@
 import { currencyName } from '../../../lib/currencies.ts';
-import { dec } from '../../../lib/money.ts';
 import { formatDateTime } from '../../../lib/time-format.ts';
 import type { TransactionRow } from './orders-repository.ts';
 
-/** The Transaction resource of giftcards.md (spellings included: `receipientPhone`). */
-const num = (value: string) => dec(value).toNumber();
+/**
+ * The Transaction resource of giftcards.md (spellings included: `receipientPhone`). A numeric
+ * column's text read as a number: what `dec(value).toNumber()` gives, without a Decimal per field.
+ */
+const num = (value: string | number) => Number(value);
 
 export function transactionView(row: TransactionRow) {
   return {

@@ -1,6 +1,5 @@
 import type { Static } from 'typebox';
 import { currencyName } from '../../../lib/currencies.ts';
-import { dec } from '../../../lib/money.ts';
 import { formatDateTime } from '../../../lib/time-format.ts';
 import type { TopupTransaction } from './topup-schemas.ts';
 import type { TopupRow } from './topups-repository.ts';
@@ -9,7 +8,7 @@ import type { TopupRow } from './topups-repository.ts';
  * The Top-up transaction resource (spec table + `balanceInfo`, decisions §5, + `links`, §4).
  * `recipientEmail` appears only for the e-mail addressed operator; `balanceInfo` is the balance
  * around the debit (a later refund is its own ledger entry); `links.self` is the report URL on the
- * base the caller used.
+ * base the caller used. Numeric columns are read with `Number` (what `dec(text).toNumber()` gives).
  */
 export function topupView(row: TopupRow, baseUrl: string): Static<typeof TopupTransaction> {
   const currency = row.requested_currency_code;
@@ -25,17 +24,17 @@ export function topupView(row: TopupRow, baseUrl: string): Static<typeof TopupTr
     countryCode: row.country_code,
     operatorId: row.operator_id,
     operatorName: row.operator_name,
-    discount: dec(row.discount).toNumber(),
+    discount: Number(row.discount),
     discountCurrencyCode: currency,
-    requestedAmount: dec(row.requested_amount).toNumber(),
+    requestedAmount: Number(row.requested_amount),
     requestedAmountCurrencyCode: currency,
-    deliveredAmount: dec(row.delivered_amount).toNumber(),
+    deliveredAmount: Number(row.delivered_amount),
     deliveredAmountCurrencyCode: row.delivered_currency_code,
     transactionDate: formatDateTime(row.created_at),
     balanceInfo: {
-      oldBalance: dec(row.old_balance).toNumber(),
-      newBalance: dec(row.new_balance).toNumber(),
-      cost: dec(row.cost).toNumber(),
+      oldBalance: Number(row.old_balance),
+      newBalance: Number(row.new_balance),
+      cost: Number(row.cost),
       currencyCode: currency,
       currencyName: currencyName(currency),
       updatedAt: formatDateTime(row.balance_updated_at),

@@ -118,6 +118,20 @@ function recentlyRecharged(accountId: SqlValue, environment: SqlValue, recipient
   )`;
 }
 
+/** A new top-up as `insertChecked` stored it (the columns it does not give are null by default). */
+function asStored({ pin_detail, ...row }: NewTopup): TopupRow {
+  return {
+    operator_transaction_id: null,
+    failure_reason: null,
+    next_check_at: null,
+    lease_until: null,
+    leased_by: null,
+    ...row,
+    // as read back through the codec: the voucher's JSON
+    pin_detail: pin_detail == null ? null : (JSON.parse(JSON.stringify(pin_detail)) as PinDetail),
+  } as TopupRow;
+}
+
 export function isCustomIdentifierConflict(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string; message?: string };
   return (
@@ -163,12 +177,12 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       }));
       const cols = sql.join(columns.map((c) => sql.ref(c)));
       const inputCols = sql.join(columns.map((c) => sql.ref(`c.${c}`)));
-      const { rows } = await sql<StoredTopupRow & { _ord: number; _used: boolean; _recent: boolean }>`
+      const { rows } = await sql<{ _ord: number; _used: boolean; _recent: boolean; _written: boolean }>`
         WITH input AS (
           SELECT (e.doc->>'_ord')::int AS ord, (e.doc->>'_since')::timestamptz AS since,
                  (e.doc->>'_check_custom_identifier')::boolean AS check_custom_identifier, r.*
-          FROM jsonb_array_elements(${JSON.stringify(docs)}::jsonb) AS e (doc),
-               LATERAL jsonb_populate_record(NULL::topup_transactions, e.doc) AS r
+          FROM json_array_elements(${JSON.stringify(docs)}::json) AS e (doc),
+               LATERAL json_populate_record(NULL::topup_transactions, e.doc) AS r
         ), c AS (
           SELECT i.*,
                  i.check_custom_identifier AND i.custom_identifier IS NOT NULL
@@ -179,21 +193,18 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
         ), written AS (
           INSERT INTO topup_transactions (${cols})
           SELECT ${inputCols} FROM c WHERE NOT c.used AND NOT c.recent ORDER BY c.ord
-          RETURNING *
+          RETURNING id
         )
-        SELECT c.ord AS _ord, c.used AS _used, c.recent AS _recent, w.*
+        SELECT c.ord AS _ord, c.used AS _used, c.recent AS _recent, w.id IS NOT NULL AS _written
         FROM c LEFT JOIN written w ON w.id = c.id
         ORDER BY c.ord`.execute(trx);
-      return Promise.all(
-        rows.map(async ({ _ord, _used, _recent, ...row }) =>
-          row.id === null
-            ? { row: null, customIdentifierUsed: _used, recentlyRecharged: _recent }
-            : {
-                row: await openPin(row as StoredTopupRow),
-                customIdentifierUsed: false,
-                recentlyRecharged: false,
-              },
-        ),
+      // Only whether each row was written comes back: the row stored is the one given (its numeric
+      // text as written, its dates of whole milliseconds, its voucher as the codec gives it back),
+      // with the columns the insert left to their defaults; no column to parse, no voucher to open.
+      return rows.map(({ _ord, _used, _recent, _written }) =>
+        _written
+          ? { row: asStored(items[_ord].row), customIdentifierUsed: false, recentlyRecharged: false }
+          : { row: null, customIdentifierUsed: _used, recentlyRecharged: _recent },
       );
     },
 
@@ -277,17 +288,22 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
      * analyses), and it would run twice per batch, once with the balance row locked.
      */
     async conflictsMany(trx: Kysely<Database>, items: ConflictCheck[]): Promise<Conflicts[]> {
-      const input = sql.join(
-        items.map(
-          (o, i) =>
-            sql`(${i}::int, ${o.accountId}::bigint, ${o.environment}::text, ${o.recipient}::text, ${o.since}::timestamptz)`,
-        ),
+      // One JSON parameter for the checks: the statement's text is the same for every batch.
+      const input = JSON.stringify(
+        items.map((o, i) => ({
+          ord: i,
+          account_id: o.accountId,
+          environment: o.environment,
+          recipient: o.recipient,
+          since: o.since,
+        })),
       );
       const { rows } = await sql<{ id: string | null; recent: boolean }>`
         SELECT ${items[0].nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
                i.recipient IS NOT NULL
                  AND ${recentlyRecharged(sql.ref('i.account_id'), sql.ref('i.environment'), sql.ref('i.recipient'), sql.ref('i.since'))} AS recent
-        FROM (VALUES ${input}) AS i (ord, account_id, environment, recipient, since)
+        FROM json_to_recordset(${input}::json)
+          AS i (ord int, account_id bigint, environment text, recipient text, since timestamptz)
         ORDER BY i.ord`.execute(trx);
       return rows.map((r) => ({
         id: r.id === null ? null : Number(r.id),
