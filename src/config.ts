@@ -104,7 +104,7 @@ export const SETTINGS = {
     'PGLITE_SHARED_BUFFERS',
     memorySize,
     "Embedded database's shared_buffers (its page cache inside the process; never given back once used).",
-    '32MB',
+    '16MB',
   ),
   publicUrl: setting('PUBLIC_URL', url, 'Root the default bases hang from.', 'https://localhost:$PORT'),
   authUrl: setting('AUTH_URL', url, 'Token service base.', '$PUBLIC_URL/auth'),

@@ -35,7 +35,7 @@ export async function openDatabase(target: DbTarget): Promise<Db> {
   const pglite =
     target.pglite ??
     (target.pgliteDataDir
-      ? await openPglite(target.pgliteDataDir, { sharedBuffers: target.sharedBuffers ?? '32MB', parsers })
+      ? await openPglite(target.pgliteDataDir, { sharedBuffers: target.sharedBuffers ?? '16MB', parsers })
       : await PGlite.create({ parsers }));
   return fromPGlite(pglite);
 }

@@ -13,12 +13,12 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
  *   process never gets back; made in a child, it goes with the child. The child writes into a
  *   scratch directory renamed into place at the end, so an interrupted first start leaves nothing a
  *   later start would mistake for a database.
- * - **`shared_buffers` is small** (`PGLITE_SHARED_BUFFERS`, default 32MB, where PostgreSQL's default is
+ * - **`shared_buffers` is small** (`PGLITE_SHARED_BUFFERS`, default 16MB, where PostgreSQL's default is
  *   128MB): the data files are on the local file system, whose page cache the kernel shares and gives
  *   back; PostgreSQL's own buffers inside WebAssembly memory are never given back once touched.
  *
  * @example
- * const pglite = await openPglite('/var/lib/airgift/pgdata', { sharedBuffers: '32MB', parsers });
+ * const pglite = await openPglite('/var/lib/airgift/pgdata', { sharedBuffers: '16MB', parsers });
  */
 const run = promisify(execFile);
 
