@@ -29,13 +29,17 @@ export async function run(o: BenchOptions): Promise<Figure[]> {
   let rssLoad = Number.NaN;
   let rssRestart = Number.NaN;
   let peak = 0;
+  /** Samples of the last 10 s of the load: one reading moves by ±50 MB with the V8 heap's GC cycle. */
+  const lastSamples: number[] = [];
   try {
     const targets = await readTargets(first);
     const reportsToken = await tokenFor(first, '/giftcards-sandbox');
+    const loadStarted = performance.now();
     const sampler = setInterval(() => {
       rssMb(first.pid).then(
         (mb) => {
           peak = Math.max(peak, mb);
+          if (performance.now() - loadStarted >= (seconds - 10) * 1000) lastSamples.push(mb);
         },
         () => undefined,
       );
@@ -79,7 +83,7 @@ export async function run(o: BenchOptions): Promise<Figure[]> {
   return [
     {
       figure: `RSS after ${seconds} s of mixed load (PGlite)`,
-      value: `${rssLoad.toFixed(0)} MB (peak ${peak.toFixed(0)} MB)`,
+      value: `${rssLoad.toFixed(0)} MB (mean of the load's last 10 s ${mean(lastSamples).toFixed(0)} MB, peak ${peak.toFixed(0)} MB)`,
       goal: '≤ 300 MB',
       met: rssLoad <= 300,
     },
@@ -99,3 +103,7 @@ export async function run(o: BenchOptions): Promise<Figure[]> {
 }
 
 if (isMain(import.meta.url)) printFigures('memory and restart', await run(benchOptions()));
+
+function mean(xs: number[]): number {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN;
+}
