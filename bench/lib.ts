@@ -241,16 +241,13 @@ export interface BaselineAnswer {
  */
 export async function startBaseline(
   dataDir: string,
-  bodies: Record<string, string | BaselineAnswer>,
+  bodies: Record<string, BaselineAnswer>,
 ): Promise<{ url: string; stop(): Promise<void> }> {
   const file = join(dataDir, `baseline-bodies-${process.pid}.json`);
   await writeFile(file, JSON.stringify(bodies));
   const script = `
     const https = require('node:https'); const fs = require('node:fs');
-    const answers = new Map(Object.entries(JSON.parse(fs.readFileSync(process.env.BODIES, 'utf8'))).map(([k, v]) => {
-      const a = typeof v === 'string' ? { body: v, headers: { 'content-type': 'application/json; charset=utf-8' } } : v;
-      return [k, { body: Buffer.from(a.body), headers: a.headers }];
-    }));
+    const answers = new Map(Object.entries(JSON.parse(fs.readFileSync(process.env.BODIES, 'utf8'))).map(([k, a]) => [k, { body: Buffer.from(a.body), headers: a.headers }]));
     const fallback = { body: Buffer.from('{}'), headers: { 'content-type': 'application/json; charset=utf-8' } };
     let n = 0;
     const server = https.createServer({ key: fs.readFileSync(process.env.KEY), cert: fs.readFileSync(process.env.CERT) }, (req, res) => {

@@ -105,9 +105,17 @@ export async function orderLoad(
   const base = kind === 'giftcards' ? '/giftcards-sandbox' : '/topups-sandbox';
   const token = await tokenFor(server, base, account);
   const useWrk = process.env.BENCH_ORDERS_DRIVER !== 'undici' && (await wrkAvailable());
-  return useWrk
-    ? wrkOrderLoad(server, kind, base, token, account.accountId, o)
-    : undiciOrderLoad(server, kind, base, token, account.accountId, o);
+  const run: OrderRun = { server, kind, base, token, accountId: account.accountId };
+  return useWrk ? wrkOrderLoad(run, o) : undiciOrderLoad(run, o);
+}
+
+/** What either load generator drives: one account's orders on one base of a running server. */
+interface OrderRun {
+  server: RunningServer;
+  kind: 'giftcards' | 'topups';
+  base: string;
+  token: string;
+  accountId: number;
 }
 
 const balanceOf = async (server: RunningServer, accountId: number) =>
@@ -121,14 +129,8 @@ const balanceOf = async (server: RunningServer, accountId: number) =>
  * order, the ledger audit is empty and the balance is the funding minus the sum of the recorded
  * orders' costs.
  */
-async function wrkOrderLoad(
-  server: RunningServer,
-  kind: 'giftcards' | 'topups',
-  base: string,
-  token: string,
-  accountId: number,
-  o: { seconds: number; clients: number },
-): Promise<OrderLoad> {
+async function wrkOrderLoad(run: OrderRun, o: { seconds: number; clients: number }): Promise<OrderLoad> {
+  const { server, kind, base, token, accountId } = run;
   const before = await balanceOf(server, accountId);
   const prefix = `bench-${runTag}-w${++wrkRuns}`;
   const dir = await mkdtemp(join(tmpdir(), 'airgift-wrk-'));
@@ -290,14 +292,8 @@ interface ReportedOrder {
 }
 
 /** The fallback: the undici closed loop, each answer's cost summed as it comes. */
-async function undiciOrderLoad(
-  server: RunningServer,
-  kind: 'giftcards' | 'topups',
-  base: string,
-  token: string,
-  accountId: number,
-  o: { seconds: number; clients: number },
-): Promise<OrderLoad> {
+async function undiciOrderLoad(run: OrderRun, o: { seconds: number; clients: number }): Promise<OrderLoad> {
+  const { server, kind, base, token, accountId } = run;
   const headers = {
     authorization: `Bearer ${token}`,
     accept: 'application/json',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/error-codes.ts';
 import type { TokenService } from '../modules/auth/index.ts';
+import type { RouteAccess } from './request-context.ts';
 
 /**
  * Authentication and scope checks for a product base's routes. Each route declares the scope it needs
@@ -13,7 +14,7 @@ export function installAuthHook(app: FastifyInstance, tokens: TokenService, defa
     if (access?.scope === null) return;
     if (!request.base) throw new AppError('RESOURCE_NOT_FOUND');
     const principal = await tokens.authenticate(request.headers.authorization, request.base);
-    const scope = access?.scope ?? defaultScope;
+    const scope = requiredScope(access, defaultScope);
     if (!principal.scopes.includes(scope)) {
       throw new AppError('NOT_AUTHORIZED', `This endpoint needs the scope "${scope}"`, [
         { field: 'scope', issue: `missing ${scope}` },
@@ -21,4 +22,9 @@ export function installAuthHook(app: FastifyInstance, tokens: TokenService, defa
     }
     request.principal = principal;
   });
+}
+
+/** The scope a route needs: its own `config.access.scope`, else the base's default. */
+export function requiredScope(access: RouteAccess | undefined, defaultScope: string): string {
+  return access?.scope ?? defaultScope;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ChangeVersions, ClearableCache } from '../lib/change-versions.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Principal } from '../modules/auth/index.ts';
+import { requiredScope } from './auth-hook.ts';
 import type { Base } from './bases.ts';
 
 /**
@@ -189,7 +190,7 @@ export function installResponseCache(app: FastifyInstance, answers: KeptAnswers,
       { kind: pending.kind, principal: request.principal, body: Buffer.from(payload), headers },
       {
         url: request.routeOptions.url ?? '',
-        scope: request.routeOptions.config.access?.scope ?? defaultScope,
+        scope: requiredScope(request.routeOptions.config.access, defaultScope),
       },
     );
     return payload;
