@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+  randomFillSync,
+} from 'node:crypto';
 
 /**
  * Text sealed at rest: AES-256-GCM with a random 96-bit IV per value, stored as `iv.tag.ciphertext`
@@ -11,14 +18,15 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * await sealer.open(stored);                            // '6011000990139424'
  */
 export function textSealer(loadKey: () => Promise<Buffer>) {
-  let key: Promise<Buffer> | null = null;
+  // The key as a KeyObject, made once: a raw Buffer would be imported again at every seal.
+  let key: Promise<KeyObject> | null = null;
   const theKey = () => {
-    key ??= loadKey();
+    key ??= loadKey().then((bytes) => createSecretKey(bytes));
     return key;
   };
   return {
     async seal(plain: string): Promise<string> {
-      const iv = randomBytes(12);
+      const iv = nextIv();
       const cipher = createCipheriv('aes-256-gcm', await theKey(), iv);
       const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
       return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
@@ -30,6 +38,23 @@ export function textSealer(loadKey: () => Promise<Buffer>) {
       return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
     },
   };
+}
+
+/**
+ * A fresh random 96-bit IV (a copy, its own memory). The random bytes are drawn 512 IVs at a time:
+ * one call into the system's generator per 512 seals instead of one each (a sealed gift card order
+ * seals two codes per card: this was a third of the sealing's cost).
+ */
+const IV_BYTES = 12;
+const ivPool = Buffer.alloc(IV_BYTES * 512);
+let ivAt = ivPool.length;
+function nextIv(): Buffer {
+  if (ivAt === ivPool.length) {
+    randomFillSync(ivPool);
+    ivAt = 0;
+  }
+  ivAt += IV_BYTES;
+  return Buffer.from(ivPool.subarray(ivAt - IV_BYTES, ivAt));
 }
 
 export type TextSealer = ReturnType<typeof textSealer>;

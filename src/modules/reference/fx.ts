@@ -23,6 +23,8 @@ const CACHE_MS = 30_000;
 
 export function createFx(repository: FxRepository, clock: Clock, marginPercent: string) {
   const margin = dec(marginPercent).div(100);
+  const withMargin = dec(1).plus(margin);
+  const lessMargin = dec(1).minus(margin);
   let cache: { at: number; rates: Map<string, FxRateRow> } | null = null;
   // one read of the table at a time: pricing a page of 1000 products right after a change asks for it
   // 2000 times at once, which must not become 2000 queries (the pool would time out)
@@ -45,8 +47,25 @@ export function createFx(repository: FxRepository, clock: Clock, marginPercent: 
     return reading;
   }
 
-  async function unitsPerUsd(code: string): Promise<Dec> {
-    const row = (await table()).get(code);
+  // Rates worked out from one read of the table, kept with it: every order and every price asks for
+  // the same few pairs, each a division and two parses; a new read (30 s, or a change) starts afresh.
+  const ratesOf = new WeakMap<Map<string, FxRateRow>, Map<string, Dec>>();
+  function kept(rates: Map<string, FxRateRow>, key: string, work: () => Dec): Dec {
+    let known = ratesOf.get(rates);
+    if (!known) {
+      known = new Map();
+      ratesOf.set(rates, known);
+    }
+    let value = known.get(key);
+    if (value === undefined) {
+      value = work();
+      known.set(key, value);
+    }
+    return value;
+  }
+
+  function unitsPerUsdIn(rates: Map<string, FxRateRow>, code: string): Dec {
+    const row = rates.get(code);
     if (!row)
       throw new AppError('INVALID_REQUEST', `No FX rate for ${code}`, [
         { field: 'currencyCode', issue: `no rate for ${code}` },
@@ -54,16 +73,25 @@ export function createFx(repository: FxRepository, clock: Clock, marginPercent: 
     return dec(row.unitsPerUsd);
   }
 
+  function midRateIn(rates: Map<string, FxRateRow>, from: string, to: string): Dec {
+    return kept(rates, `${from}>${to}`, () =>
+      unitsPerUsdIn(rates, to).div(unitsPerUsdIn(rates, from)).toSignificantDigits(SIGNIFICANT),
+    );
+  }
+
   /** The mid-market rate: units of `to` per 1 unit of `from`. */
   async function midRate(from: string, to: string): Promise<Dec> {
     if (from === to) return dec(1);
-    return (await unitsPerUsd(to)).div(await unitsPerUsd(from)).toSignificantDigits(SIGNIFICANT);
+    return midRateIn(await table(), from, to);
   }
 
   /** What 1 unit of `from` (the account's money) delivers in `to`, the margin taken. */
   async function rate(from: string, to: string): Promise<Dec> {
     if (from === to) return dec(1);
-    return (await midRate(from, to)).times(dec(1).minus(margin)).toSignificantDigits(SIGNIFICANT);
+    const rates = await table();
+    return kept(rates, `${from}>${to} less margin`, () =>
+      midRateIn(rates, from, to).times(lessMargin).toSignificantDigits(SIGNIFICANT),
+    );
   }
 
   /** What `amount` of `currency` costs in `accountCurrency`, the margin added (unrounded). */
@@ -74,7 +102,7 @@ export function createFx(repository: FxRepository, clock: Clock, marginPercent: 
   ): Promise<Dec> {
     if (currency === accountCurrency) return dec(amount);
     const mid = await midRate(currency, accountCurrency);
-    return dec(amount).times(mid).times(dec(1).plus(margin));
+    return dec(amount).times(mid).times(withMargin);
   }
 
   async function has(code: string): Promise<boolean> {
