@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../src/db/schema.ts';
 import { nominalRetryDelayMs } from '../../src/modules/webhooks/index.ts';
 import { AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
 import { CACHE_DIR } from '../harness/templates.ts';
@@ -195,6 +197,60 @@ describe('webhooks', () => {
       }
     }
     assert.ok(retries >= 8 * 2);
+  });
+
+  test('rows written together in one statement (a batch) get their events each, in id order; a threshold crossed among them tells once', async () => {
+    const c = await sandboxCaller(server, { fund: 1000 });
+    const accountId = c.account.accountId;
+    const added = await admin('POST', '/webhooks', {
+      accountId,
+      environment: 'sandbox',
+      url: receiver.url,
+      events: ['*'],
+    });
+    assert.equal(added.status, 200, added.text);
+    const threshold = await admin('PUT', `/accounts/${accountId}/balance-threshold`, {
+      environment: 'sandbox',
+      threshold: '997',
+    });
+    assert.equal(threshold.status, 200, threshold.text);
+    const events = (db: Kysely<Database>) =>
+      db
+        .selectFrom('webhook_events')
+        .select(['type', 'subject_id'])
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute();
+    // One statement of four entries (rolled back after): 999 and 998 stay above the threshold,
+    // 996 crosses it, 995 is already under, a funding entry follows.
+    await server.db.kysely
+      .transaction()
+      .execute(async (trx) => {
+        const before = (await events(trx)).length;
+        const { rows } = await sql<{ id: string }>`
+          INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason)
+          SELECT ${accountId}, 'sandbox', e.kind, e.amount, e.after, 'USD', 'test'
+          FROM (VALUES ('ADJUSTMENT', -1, 999, 1), ('ADJUSTMENT', -1, 998, 2), ('ADJUSTMENT', -2, 996, 3),
+                       ('ADJUSTMENT', -1, 995, 4), ('FUNDING', 5, 1000, 5)) AS e (kind, amount, after, ord)
+          ORDER BY e.ord
+          RETURNING id::text`.execute(trx);
+        const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+        const told = (await events(trx)).slice(before).map((e) => `${e.type} ${Number(e.subject_id)}`);
+        assert.deepEqual(told, [`balance.low ${ids[2]}`, `balance.funded ${ids[4]}`]);
+        throw new Error('roll back');
+      })
+      .catch((error) => assert.equal(error.message, 'roll back'));
+
+    // Orders sent at once (batched where they meet): one event per order, in the orders' id order.
+    const gc = await giftcardPoster(c);
+    const ids = await Promise.all(Array.from({ length: 8 }, () => gc.order(11)));
+    const ofOrders = (await events(server.db.kysely))
+      .filter((e) => e.type === 'giftcard.order.successful')
+      .map((e) => Number(e.subject_id));
+    assert.deepEqual(
+      ofOrders,
+      [...ids].sort((a, b) => a - b),
+    );
   });
 
   test('a change that is rolled back writes no event; replay sends the same webhook-id again', async () => {
