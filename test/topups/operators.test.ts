@@ -114,6 +114,37 @@ describe('operators', () => {
     }
   });
 
+  test('an FX rate set by the admin is in the next operator read: nothing is kept from the old table', async () => {
+    const admin = (method: string, path: string, body?: unknown) =>
+      server.admin.call(method, `${path}`, body);
+    const rates = (await admin('GET', '/fx-rates')).body.rates as Array<{
+      currencyCode: string;
+      unitsPerUsd: number;
+    }>;
+    const units = (code: string) => rates.find((r) => r.currencyCode === code)?.unitsPerUsd as number;
+    const before = {
+      usd: (await usd.get('/operators/1001')).body,
+      eur: (await eur.get('/operators/1001')).body,
+    };
+    try {
+      assert.equal((await admin('PUT', '/fx-rates/NGN', { unitsPerUsd: units('NGN') * 2 })).status, 200);
+      assert.equal((await admin('PUT', '/fx-rates/EUR', { unitsPerUsd: units('EUR') * 2 })).status, 200);
+      const usdAfter = (await usd.get('/operators/1001')).body;
+      const eurAfter = (await eur.get('/operators/1001')).body;
+      // a USD account: its amounts stay, what they deliver in NGN doubles
+      assert.equal(usdAfter.minAmount, before.usd.minAmount);
+      assert.ok(Math.abs(usdAfter.fx.rate / before.usd.fx.rate - 2) < 0.001, `${usdAfter.fx.rate}`);
+      // an EUR account: the operator's USD amounts cost twice as many euros; NGN per euro is unchanged
+      assert.ok(Math.abs(eurAfter.maxAmount / before.eur.maxAmount - 2) < 0.01, `${eurAfter.maxAmount}`);
+      assert.ok(Math.abs(eurAfter.fx.rate / before.eur.fx.rate - 1) < 0.001, `${eurAfter.fx.rate}`);
+    } finally {
+      await admin('PUT', '/fx-rates/NGN', { unitsPerUsd: units('NGN') });
+      await admin('PUT', '/fx-rates/EUR', { unitsPerUsd: units('EUR') });
+    }
+    assert.deepEqual((await usd.get('/operators/1001')).body, before.usd);
+    assert.deepEqual((await eur.get('/operators/1001')).body, before.eur);
+  });
+
   test('GET /operators/{id}: MTN Nigeria, RANGE with local amounts; flags add suggested amounts', async () => {
     const a = await usd.get('/operators/1001');
     assert.equal(a.status, 200);

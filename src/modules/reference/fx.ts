@@ -20,6 +20,8 @@ import type { FxRateRow, FxRepository } from './fx-repository.ts';
  */
 const SIGNIFICANT = 12;
 const CACHE_MS = 30_000;
+/** A currency against itself; one object (Decimals never change), which callers may compare. */
+const ONE = dec(1);
 
 export function createFx(repository: FxRepository, clock: Clock, marginPercent: string) {
   const margin = dec(marginPercent).div(100);
@@ -79,15 +81,18 @@ export function createFx(repository: FxRepository, clock: Clock, marginPercent: 
     );
   }
 
-  /** The mid-market rate: units of `to` per 1 unit of `from`. */
+  /**
+   * The mid-market rate: units of `to` per 1 unit of `from`. The same object for as long as the table
+   * read is the same (operator-view.ts keeps what it worked out from it on that).
+   */
   async function midRate(from: string, to: string): Promise<Dec> {
-    if (from === to) return dec(1);
+    if (from === to) return ONE;
     return midRateIn(await table(), from, to);
   }
 
   /** What 1 unit of `from` (the account's money) delivers in `to`, the margin taken. */
   async function rate(from: string, to: string): Promise<Dec> {
-    if (from === to) return dec(1);
+    if (from === to) return ONE;
     const rates = await table();
     return kept(rates, `${from}>${to} less margin`, () =>
       midRateIn(rates, from, to).times(lessMargin).toSignificantDigits(SIGNIFICANT),

@@ -56,7 +56,29 @@ export function createOperatorViews(deps: {
     return o.fxFactor === undefined ? rate : rate.times(o.fxFactor).toSignificantDigits(12, 1 /* DOWN */);
   }
 
+  // An operator's amounts in an account currency, kept per operator record (records are never
+  // changed: a new catalogue brings new ones) while the FX table read is the same one: fx answers
+  // with the same rate objects for as long as it is (and with one constant for a currency to
+  // itself), so the two rates the amounts are made of are compared by identity.
+  const kept = new WeakMap<OperatorRecord, Map<string, { mid: Dec; rate: Dec; amounts: SenderAmounts }>>();
+
+  /** The operator's amounts in the account's currency (every top-up and operator read needs them). */
   async function senderAmounts(o: OperatorRecord, accountCurrency: string): Promise<SenderAmounts> {
+    const mid = await fx.midRate('USD', accountCurrency);
+    const rate = await fx.rate(accountCurrency, o.destinationCurrencyCode);
+    let known = kept.get(o);
+    const hit = known?.get(accountCurrency);
+    if (hit && hit.mid === mid && hit.rate === rate) return hit.amounts;
+    const amounts = await convert(o, accountCurrency);
+    if (!known) {
+      known = new Map();
+      kept.set(o, known);
+    }
+    known.set(accountCurrency, { mid, rate, amounts });
+    return amounts;
+  }
+
+  async function convert(o: OperatorRecord, accountCurrency: string): Promise<SenderAmounts> {
     const conv = (s: string | null) => (s === null ? Promise.resolve(null) : toSender(s, accountCurrency));
     return {
       accountCurrency,
