@@ -3,16 +3,22 @@
  * orders/s, for gift card orders and top-ups on one account, 64 clients (bench/orders.ts's load).
  *
  *   tsx bench/cpu-per-order.ts [postgres|pglite] [seconds] [rounds]
+ *
+ * With BENCH_SERVER_ROOT=<another checkout> (say the code before a change) the two are measured in
+ * turns, A B B A A B ..., a new server each turn, and the medians of each are printed side by side:
+ * on a shared 2-core machine one run moves by ±25% from the next, so a change is judged on turns
+ * that alternate, never on one run of each.
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { PG_URL, setServerRoot, startAirgift } from './lib.ts';
+import { PG_URL, ROOT, setServerRoot, startAirgift } from './lib.ts';
 import { benchAccount, orderLoad } from './orders.ts';
 
 const database = (process.argv[2] ?? 'postgres') as 'postgres' | 'pglite';
 const seconds = Number(process.argv[3] ?? 8);
 const rounds = Number(process.argv[4] ?? 2);
 const TICK_MS = 10;
+const KINDS = ['giftcards', 'topups'] as const;
 const ticks = (pid: number) => {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -22,23 +28,32 @@ const ticks = (pid: number) => {
   }
 };
 
-// BENCH_SERVER_ROOT: another checkout's server (say the code before a change), measured the same way
-if (process.env.BENCH_SERVER_ROOT) setServerRoot(process.env.BENCH_SERVER_ROOT);
-const server = await startAirgift({ database });
-const dbName = server.databaseUrl ? new URL(server.databaseUrl).pathname.slice(1) : null;
-async function backends(): Promise<number[]> {
-  if (!dbName) return [];
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  const { rows } = await c.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName]);
-  await c.end();
-  return rows.map((r) => r.pid);
+interface Reading {
+  rps: number;
+  p99: number;
+  server: number;
+  pg: number;
+  drift: string | null;
 }
-try {
-  for (const kind of ['giftcards', 'topups'] as const) {
-    const account = await benchAccount(server);
-    await orderLoad(server, kind, { seconds: 2, clients: 64, account }); // warm-up, opens the pool
-    for (let r = 0; r < rounds; r++) {
+
+/** One turn: a new server of `root`, a warm-up, then one measured run of each kind. */
+async function turn(root: string): Promise<Record<(typeof KINDS)[number], Reading>> {
+  setServerRoot(root);
+  const server = await startAirgift({ database });
+  const dbName = server.databaseUrl ? new URL(server.databaseUrl).pathname.slice(1) : null;
+  async function backends(): Promise<number[]> {
+    if (!dbName) return [];
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    const { rows } = await c.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName]);
+    await c.end();
+    return rows.map((r) => r.pid);
+  }
+  const readings = {} as Record<(typeof KINDS)[number], Reading>;
+  try {
+    for (const kind of KINDS) {
+      const account = await benchAccount(server);
+      await orderLoad(server, kind, { seconds: 2, clients: 64, account }); // warm-up, opens the pool
       // sampled inside wrk's run (0.7 s after its start, 0.3 s before its end): the checks after it stay
       // out; the backends are those open then (the pool closes idle ones between runs)
       let pids: number[] = [];
@@ -60,13 +75,58 @@ try {
       );
       const res = await orderLoad(server, kind, { seconds, clients: 64, account });
       const orders = res.load.rps * (seconds - 1);
-      const srv = ((s1 - s0) * TICK_MS * 1000) / orders;
-      const pgc = ((b1.reduce((a, b) => a + b, 0) - b0.reduce((a, b) => a + b, 0)) * TICK_MS * 1000) / orders;
+      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+      readings[kind] = {
+        rps: res.load.rps,
+        p99: res.load.p99,
+        server: ((s1 - s0) * TICK_MS * 1000) / orders,
+        pg: ((sum(b1) - sum(b0)) * TICK_MS * 1000) / orders,
+        drift: res.drift,
+      };
+    }
+  } finally {
+    await server.stop();
+  }
+  return readings;
+}
+
+const line = (name: string, kind: string, r: Reading) =>
+  `${name} ${database} ${kind}: ${r.rps.toFixed(0)} orders/s p99 ${r.p99.toFixed(0)} ms server ${r.server.toFixed(0)} us/order pg ${r.pg.toFixed(0)} us/order drift ${r.drift ?? 'none'}`;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const other = process.env.BENCH_SERVER_ROOT;
+const sides = other ? { before: other, after: ROOT } : { after: ROOT };
+const all: Record<string, Array<Record<string, Reading>>> = { before: [], after: [] };
+for (let r = 0; r < rounds; r++) {
+  // A B, then B A: neither side always goes first (a machine warming or cooling)
+  const order = Object.entries(sides);
+  if (r % 2 === 1) order.reverse();
+  for (const [name, root] of order) {
+    const readings = await turn(root);
+    all[name].push(readings);
+    for (const kind of KINDS) {
       console.log(
-        `RESULT ${process.env.BENCH_SERVER_ROOT ? 'before' : 'after'} ${database} ${kind}: ${res.load.rps.toFixed(0)} orders/s p99 ${res.load.p99.toFixed(0)} ms server ${srv.toFixed(0)} us/order pg ${pgc.toFixed(0)} us/order drift ${res.drift ?? 'none'} load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
+        `RESULT ${line(name, kind, readings[kind])} load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
       );
     }
   }
-} finally {
-  await server.stop();
+}
+console.log(`\nmedians of ${rounds} turns each`);
+for (const kind of KINDS) {
+  for (const name of Object.keys(sides)) {
+    const rs = all[name].map((x) => x[kind]);
+    const drifts = rs.filter((x) => x.drift !== null).length;
+    console.log(
+      line(name, kind, {
+        rps: median(rs.map((x) => x.rps)),
+        p99: median(rs.map((x) => x.p99)),
+        server: median(rs.map((x) => x.server)),
+        pg: median(rs.map((x) => x.pg)),
+        drift: drifts === 0 ? null : `${drifts} turns drifted`,
+      }),
+    );
+  }
 }
