@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
+import { ADMIN_PG_URL, withDatabase } from '../harness/templates.ts';
+import { until } from '../harness/until.ts';
 import { giftcardClient } from './helpers.ts';
 
 // On PostgreSQL with real concurrency: the balance row lock and the customIdentifier unique index
@@ -43,6 +46,59 @@ describe('gift card orders under concurrency (PostgreSQL)', async () => {
     assert.equal(Number(state.balance), 0);
     assert.equal(Number(state.sum), 0);
     assert.equal(Number(state.orders), 40);
+    assert.deepEqual(await server.admin.audit(), []);
+  });
+
+  test('a retry that waited for the account while its twin committed hears CUSTOM_IDENTIFIER_ALREADY_USED, not that the money is gone', {
+    skip: !available && 'PostgreSQL not reachable',
+  }, async () => {
+    const client = await giftcardClient(server, { fund: '20.80' });
+    const accountId = client.account.accountId;
+    const first = await client.post('/orders', { ...ORDER, customIdentifier: 'first' });
+    assert.equal(first.status, 200, first.text);
+    // The twin: another process's order with the same customIdentifier, in flight. Its transaction
+    // holds the balance row and takes the rest of the money; it commits while the retry waits.
+    const { rows: named } = await sql<{ name: string }>`SELECT current_database() AS name`.execute(
+      server.db.kysely,
+    );
+    const twin = new pg.Client({ connectionString: withDatabase(ADMIN_PG_URL, named[0].name) });
+    await twin.connect();
+    try {
+      await twin.query('BEGIN');
+      await twin.query(
+        `UPDATE balances SET balance = balance - 10.40 WHERE account_id = $1 AND environment = 'sandbox'`,
+        [accountId],
+      );
+      await twin.query(
+        `INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason)
+         VALUES ($1, 'sandbox', 'ADJUSTMENT', -10.40, 0, 'USD', 'the twin')`,
+        [accountId],
+      );
+      await twin.query(
+        `INSERT INTO giftcard_transactions
+         SELECT (jsonb_populate_record(t, jsonb_build_object('id', nextval('giftcard_transaction_ids'),
+                                                            'custom_identifier', 'twin'))).*
+         FROM giftcard_transactions t WHERE id = $1`,
+        [first.body.transactionId],
+      );
+      const retry = client.post('/orders', { ...ORDER, customIdentifier: 'twin' });
+      // its customIdentifier was free when it looked; now it waits for the balance row
+      await until('the retry to wait for the balance row', async () => {
+        const { rows } = await twin.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return rows.length > 0;
+      });
+      await twin.query('COMMIT');
+      const answer = await retry;
+      assert.equal(answer.status, 400, answer.text);
+      assert.equal(answer.body.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED');
+    } finally {
+      await twin.end();
+    }
+    const state = await ledgerOf(accountId);
+    assert.equal(Number(state.balance), 0);
+    assert.equal(Number(state.orders), 2, 'the first and the twin');
     assert.deepEqual(await server.admin.audit(), []);
   });
 

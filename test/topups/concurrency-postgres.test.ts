@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
+import Pg from 'pg';
 import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
+import { ADMIN_PG_URL, withDatabase } from '../harness/templates.ts';
+import { until } from '../harness/until.ts';
 import { sandboxCaller } from './helpers.ts';
 
 // On the real PostgreSQL server: 100 concurrent top-ups from an account that can afford 40 give
@@ -60,5 +63,65 @@ test('concurrent sends to one number: one top-up, the rest PHONE_RECENTLY_RECHAR
   assert.ok(
     answers.filter((a) => a.status !== 200).every((a) => a.body.errorCode === 'PHONE_RECENTLY_RECHARGED'),
   );
+  assert.deepEqual(await server.admin.audit(), []);
+});
+
+test('a retry that waited for the account while its twin committed hears CUSTOM_IDENTIFIER_ALREADY_USED, not that the money is gone', {
+  skip: !pg && 'PostgreSQL not reachable',
+}, async () => {
+  // two top-ups of 10.00 at 9.40 each
+  const c = await sandboxCaller(server, { fund: '18.80' });
+  const accountId = c.account.accountId;
+  const send = (customIdentifier: string, number: string) =>
+    c.post('/topups', {
+      operatorId: 1001,
+      amount: 10,
+      customIdentifier,
+      recipientPhone: { countryCode: 'NG', number },
+    });
+  const first = await send('first', '08036100001');
+  assert.equal(first.status, 200, first.text);
+  // The twin: another process's top-up with the same customIdentifier, in flight. Its transaction
+  // holds the balance row and takes the rest of the money; it commits while the retry waits.
+  const { rows: named } = await sql<{ name: string }>`SELECT current_database() AS name`.execute(
+    server.db.kysely,
+  );
+  const twin = new Pg.Client({ connectionString: withDatabase(ADMIN_PG_URL, named[0].name) });
+  await twin.connect();
+  try {
+    await twin.query('BEGIN');
+    await twin.query(
+      `UPDATE balances SET balance = balance - 9.40 WHERE account_id = $1 AND environment = 'sandbox'`,
+      [accountId],
+    );
+    await twin.query(
+      `INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason)
+       VALUES ($1, 'sandbox', 'ADJUSTMENT', -9.40, 0, 'USD', 'the twin')`,
+      [accountId],
+    );
+    await twin.query(
+      `INSERT INTO topup_transactions
+       SELECT (jsonb_populate_record(t, jsonb_build_object(
+                'id', nextval(pg_get_serial_sequence('topup_transactions', 'id')),
+                'custom_identifier', 'twin', 'recipient_phone', '2348036100002'))).*
+       FROM topup_transactions t WHERE id = $1`,
+      [first.body.transactionId],
+    );
+    const retry = send('twin', '08036100003');
+    // its customIdentifier was free when it looked; now it waits for the balance row
+    await until('the retry to wait for the balance row', async () => {
+      const { rows } = await twin.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      return rows.length > 0;
+    });
+    await twin.query('COMMIT');
+    const answer = await retry;
+    assert.equal(answer.status, 400, answer.text);
+    assert.equal(answer.body.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED');
+  } finally {
+    await twin.end();
+  }
+  assert.equal((await c.get('/accounts/balance')).body.balance, 0);
   assert.deepEqual(await server.admin.audit(), []);
 });

@@ -155,13 +155,14 @@ export function createOrderService(deps: OrderServiceDeps) {
       // (ledger/batcher.ts), each of its statements one for the whole batch (ledger/gathering.ts):
       // the id (a sequence needs no lock) with the customIdentifier check (the unique index is what
       // guarantees it), the debit, the row with its cards, a refund when the step refunded.
+      const reservation = {
+        accountId,
+        environment,
+        productId: product.productId,
+        customIdentifier: order.customIdentifier,
+      };
       row = await ledger.orderTransaction({ accountId, environment }, async (trx) => {
-        const { id: transactionId, customIdentifierUsed } = await reserves.run(trx, {
-          accountId,
-          environment,
-          productId: product.productId,
-          customIdentifier: order.customIdentifier,
-        });
+        const { id: transactionId, customIdentifierUsed } = await reserves.run(trx, reservation);
         if (customIdentifierUsed) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
         if (priced instanceof AppError) throw priced;
         const price = priced;
@@ -189,18 +190,33 @@ export function createOrderService(deps: OrderServiceDeps) {
               firstStep({ codec }, transactionId, await provider.step(pending, now, trx)))().catch(
               () => null,
             );
-        const debit = await ledger.debitOrder(trx, {
-          accountId,
-          environment,
-          amount: price.amount,
-          product: 'giftcards',
-          transactionId,
-          reason: `gift card order ${transactionId}`,
-          limits: {
-            count: account.dailyCountLimit,
-            amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
-          },
-        });
+        const debit = await ledger
+          .debitOrder(trx, {
+            accountId,
+            environment,
+            amount: price.amount,
+            product: 'giftcards',
+            transactionId,
+            reason: `gift card order ${transactionId}`,
+            limits: {
+              count: account.dailyCountLimit,
+              amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
+            },
+          })
+          .catch(async (error) => {
+            // Refused (the balance, a daily limit) after waiting for the account's row: a twin with this
+            // customIdentifier may have committed meanwhile (its debit is why the money is gone). The
+            // client is retrying an order that landed, and must be told so, as it would have been had
+            // it come a moment later.
+            if (
+              error instanceof AppError &&
+              order.customIdentifier !== null &&
+              (await repository.customIdentifierUsed(trx, reservation))
+            ) {
+              throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+            }
+            throw error;
+          });
         const stored = await inserts.run(trx, {
           row: {
             id: transactionId,

@@ -181,17 +181,25 @@ export function createTopupService(deps: TopupServiceDeps) {
         if (accepted instanceof Promise) await accepted;
       }
       const now = clock.now();
-      const debit = await ledger.debitOrder(trx, {
-        ...scope,
-        amount: price.cost,
-        product: 'topups',
-        transactionId: id,
-        reason: `top-up ${id} to ${operator.name}`,
-        limits: {
-          count: account.dailyCountLimit,
-          amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
-        },
-      });
+      const debit = await ledger
+        .debitOrder(trx, {
+          ...scope,
+          amount: price.cost,
+          product: 'topups',
+          transactionId: id,
+          reason: `top-up ${id} to ${operator.name}`,
+          limits: {
+            count: account.dailyCountLimit,
+            amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
+          },
+        })
+        .catch(async (error) => {
+          // Refused (the balance, a daily limit) after waiting for the account's row: a twin (same
+          // customIdentifier, or the same number) may have committed meanwhile, and its debit is why
+          // the money is gone. The retry is told what a moment later it would have been told first.
+          if (error instanceof AppError) refuse(await repo.conflicts(trx, { ...checks, since: since() }));
+          throw error;
+        });
       const order: TopupOrder = {
         transactionId: id,
         operatorId: operator.operatorId,
