@@ -29,6 +29,9 @@ before(async () => {
     SANDBOX_PROCESSING_SECONDS: '1',
     FULFILMENT_POLL_MS: '200',
     TOPUP_WORKER_INTERVAL_MS: '200',
+    // A job claimed just before the database went away cannot be released (the release fails too):
+    // its lease runs out instead, after this long (30 s by default, longer than the wait below).
+    WORKER_LEASE_SECONDS: '2',
   });
 });
 after(() => server?.cleanup());
