@@ -76,6 +76,50 @@ for (const database of ['pglite', 'postgres'] as const) {
       );
     });
 
+    test("a batch's rows and cards, written by its debits' statement, read back as answered", {
+      skip: !available && 'PostgreSQL not reachable',
+    }, async () => {
+      const before = server.runtime.services.ledger.batchStats();
+      const client = await giftcardClient(server, { fund: '1000.00' });
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          client.post('/orders', { ...ORDER, customIdentifier: `rows-${i}` }),
+        ),
+      );
+      for (const a of answers) assert.equal(a.status, 200, a.text);
+      const after = server.runtime.services.ledger.batchStats();
+      assert.ok(after.orders - before.orders > after.batches - before.batches, 'no batch formed');
+      // Each order's balances are the ones its ledger entry left; together, one unbroken chain
+      // from the funding down (each order's old balance is the new balance of the one before it).
+      const entries = await sql<{ transaction_id: string; amount: string; balance_after: string }>`
+        SELECT transaction_id::text, amount::text, balance_after::text FROM ledger_entries
+        WHERE account_id = ${client.account.accountId} AND kind = 'ORDER_DEBIT'`.execute(server.db.kysely);
+      const entryOf = new Map(entries.rows.map((e) => [Number(e.transaction_id), e]));
+      const chain = answers
+        .map((a) => a.body)
+        .sort((x, y) => y.balanceInfo.oldBalance - x.balanceInfo.oldBalance);
+      assert.equal(chain[0].balanceInfo.oldBalance, 1000);
+      chain.forEach((t, i) => {
+        const entry = entryOf.get(t.transactionId);
+        assert.ok(entry, `no entry for ${t.transactionId}`);
+        assert.equal(t.balanceInfo.newBalance, Number(entry.balance_after));
+        assert.equal(
+          t.balanceInfo.oldBalance,
+          Number((Number(entry.balance_after) - Number(entry.amount)).toFixed(6)),
+        );
+        if (i > 0) assert.equal(t.balanceInfo.oldBalance, chain[i - 1].balanceInfo.newBalance);
+      });
+      assert.equal(chain.at(-1).balanceInfo.newBalance, Number((1000 - 24 * 10.4).toFixed(2)));
+      for (const t of answers.map((a) => a.body)) {
+        const read = await client.get(`/reports/transactions/${t.transactionId}`);
+        assert.deepEqual(read.body, t, 'the stored transaction differs from the answer');
+        const cards = await client.get(`/orders/transactions/${t.transactionId}/cards`);
+        assert.equal(cards.status, 200, cards.text);
+        assert.equal(cards.body.length, 1);
+      }
+      assert.deepEqual(await server.admin.audit(), []);
+    });
+
     test('daily count limit under a burst: exactly the limit is accepted', {
       skip: !available && 'PostgreSQL not reachable',
     }, async () => {

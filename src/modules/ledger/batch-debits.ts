@@ -18,13 +18,19 @@ export class BatchDebitRefused extends Error {
   }
 }
 
-/** Debits with one account and the same limits can be posted together. */
+/** Debits with one account, the same limits and the same kind of rows written with them can be posted together. */
 export const canShareDebit = (a: OrderDebit, b: OrderDebit) =>
-  a.accountId === b.accountId && a.environment === b.environment && limitsKey(a) === limitsKey(b);
+  a.accountId === b.accountId &&
+  a.environment === b.environment &&
+  limitsKey(a) === limitsKey(b) &&
+  a.rows?.with === b.rows?.with;
 
 const limitsKey = (o: OrderDebit) => `${o.limits?.count ?? ''}/${o.limits?.amount?.toFixed() ?? ''}`;
 
-/** The one statement (see above); results in the orders' order. */
+/**
+ * The one statement (see above); results in the orders' order. With `rows` (all the orders' or none:
+ * `canShareDebit`), the orders' own rows are written by the same statement (`RowsWithDebit.many`).
+ */
 export async function postDebits(
   trx: Kysely<Database>,
   orders: OrderDebit[],
@@ -34,6 +40,13 @@ export async function postDebits(
   const day = at.toISOString().slice(0, 10);
   const countLimit = orders[0].limits?.count ?? null;
   const amountLimit = orders[0].limits?.amount?.toFixed() ?? null;
+  const rows = orders[0].rows;
+  const alsoWrite = rows
+    ? rows.with.many(
+        orders.map((o) => o.rows?.item),
+        at,
+      )
+    : sql``;
   // One JSON parameter for the orders: the statement's text is the same for every batch.
   const input = JSON.stringify(
     orders.map((o, i) => ({
@@ -44,7 +57,7 @@ export async function postDebits(
       product: o.product,
     })),
   );
-  const { rows } = await sql<{
+  const result = await sql<{
     usageOk: boolean;
     ord: number | null;
     entryId: number | null;
@@ -81,17 +94,18 @@ export async function postDebits(
              debited.currency_code, i.reason, i.product, i.transaction_id, ${at}
       FROM input i CROSS JOIN debited
       ORDER BY i.ord
-      RETURNING id, transaction_id, product, balance_after, currency_code
-    )
+      RETURNING id, transaction_id, product, amount, balance_after, currency_code
+    )${alsoWrite}
     SELECT EXISTS (SELECT 1 FROM usage) AS "usageOk", input.ord, entry.id AS "entryId",
            entry.balance_after::text AS "balanceAfter", entry.currency_code AS "currencyCode"
     FROM (SELECT 1) AS one
     LEFT JOIN (entry JOIN input ON input.transaction_id = entry.transaction_id AND input.product = entry.product) ON true
     ORDER BY input.ord`.execute(trx);
-  if (rows.length !== orders.length || rows.some((r) => !r.usageOk || r.entryId === null)) {
+  const found = result.rows;
+  if (found.length !== orders.length || found.some((r) => !r.usageOk || r.entryId === null)) {
     throw new BatchDebitRefused();
   }
-  return rows.map((r, i) => {
+  return found.map((r, i) => {
     const o = orders[i];
     const currencyCode = r.currencyCode as string;
     if (!roundToMinor(o.amount, currencyCode).equals(o.amount) || o.amount.lte(0)) {

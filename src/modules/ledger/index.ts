@@ -3,4 +3,4 @@
 export { BALANCE_CHANNEL, type BalanceCache, createBalanceCache } from './balance-cache.ts';
 export { createGathering } from './gathering.ts';
 export { createLedger, type Ledger } from './ledger.ts';
-export type { BalanceView, LedgerEntry, Posting, PostingResult } from './ledger-types.ts';
+export type { BalanceView, LedgerEntry, Posting, PostingResult, RowsWithDebit } from './ledger-types.ts';

@@ -1,4 +1,5 @@
-import type { Environment, LedgerKind } from '../../db/schema.ts';
+import type { Kysely, RawBuilder } from 'kysely';
+import type { Database, Environment, LedgerKind } from '../../db/schema.ts';
 import type { Dec } from '../../lib/money.ts';
 
 /** The ledger's shapes, apart from its code so that ledger.ts and batch-debits.ts both use them. */
@@ -23,6 +24,27 @@ export interface OrderDebit {
   reason?: string;
   /** The account's daily limits (null = none). */
   limits?: { count: number | null; amount: Dec | null };
+  /** The order's own rows, written with its debit (`RowsWithDebit`). */
+  // biome-ignore lint/suspicious/noExplicitAny: each kind of rows has its own item type
+  rows?: { with: RowsWithDebit<any>; item: unknown };
+}
+
+/**
+ * How an order's own rows (a gift card order and its cards, say) are written with its debit, so that
+ * a batch's debits and rows are ONE statement: one round trip less while the account's balance row
+ * is locked. One object per kind of rows (its identity is how the rows of a batch are known to
+ * share a statement); each order passes it with its own `item`.
+ */
+export interface RowsWithDebit<T> {
+  /** An order posted alone (ledger.ts `debitOne`): its rows written after its debit, with its result. */
+  one(trx: Kysely<Database>, item: T, debit: PostingResult): Promise<void>;
+  /**
+   * The further data-modifying CTEs of a batch's debit statement (batch-debits.ts), starting with a
+   * comma, that write the rows of `items`. They read the balances from the statement's `entry` CTE
+   * (`transaction_id`, `product`, `amount` (negative), `balance_after`, one row per order posted) and
+   * must write nothing for an order without one there (a refused batch writes nothing at all).
+   */
+  many(items: T[], at: Date): RawBuilder<unknown>;
 }
 
 export interface PostingResult {

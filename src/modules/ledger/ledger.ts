@@ -67,7 +67,11 @@ export function createLedger(
   // the debits of a batch's orders are posted in one statement (batch-debits.ts)
   const debits = createGathering<OrderDebit, PostingResult>({
     gathers: inBatch,
-    one: (trx, o) => debitOne(trx, o),
+    one: async (trx, o) => {
+      const debit = await debitOne(trx, o);
+      await o.rows?.with.one(trx, o.rows.item, debit);
+      return debit;
+    },
     many: (trx, orders) => postDebits(trx, orders, clock.now()),
     canShare: canShareDebit,
   });
@@ -152,7 +156,9 @@ export function createLedger(
    * from the balance that update left. Both rows are locked by their updates until the caller's
    * transaction ends, so concurrent orders of one account serialise on them. Any refusal throws, and
    * the caller's rollback undoes whatever part of the statement did happen. On a batch's transaction
-   * (batcher.ts) the debits of its orders are gathered into one statement (batch-debits.ts).
+   * (batcher.ts) the debits of its orders are gathered into one statement (batch-debits.ts). With
+   * `o.rows`, the order's own rows are written too: in a batch by that same statement, alone right
+   * after the debit (`RowsWithDebit`); either way in the caller's transaction.
    */
   function debitOrder(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
     return debits.run(trx, o);

@@ -15,7 +15,12 @@ import { priceOrder } from './order-pricing.ts';
 import { type CheckedOrder, checkOrder } from './order-request.ts';
 import type { OrderBody } from './order-schemas.ts';
 import { applyStep, FINAL_STATES, firstStep } from './order-states.ts';
-import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
+import {
+  type NewOrderRows,
+  type OrdersRepository,
+  storedOrderRow,
+  type TransactionRow,
+} from './orders-repository.ts';
 import { transactionView } from './transaction-view.ts';
 
 /**
@@ -55,16 +60,6 @@ function isCustomIdentifierClash(error: unknown): boolean {
 
 export function createOrderService(deps: OrderServiceDeps) {
   const { db, clock, ledger, accounts, fx, catalog, repository, codec } = deps;
-  // the rows of a batch's orders are written in one statement (ledger/gathering.ts)
-  const inserts = createGathering<
-    Parameters<typeof repository.insertManyWithCards>[1][number],
-    TransactionRow
-  >({
-    gathers: ledger.inBatch,
-    one: (trx, i) => repository.insertWithCards(trx, i.row, i.cards),
-    many: (trx, items) => repository.insertManyWithCards(trx, items),
-  });
-
   // a batch's ids and customIdentifier checks are one statement too
   const reserves = createGathering({
     gathers: ledger.inBatch,
@@ -154,7 +149,7 @@ export function createOrderService(deps: OrderServiceDeps) {
       // One transaction, shared with the other orders of this account waiting meanwhile
       // (ledger/batcher.ts), each of its statements one for the whole batch (ledger/gathering.ts):
       // the id (a sequence needs no lock) with the customIdentifier check (the unique index is what
-      // guarantees it), the debit, the row with its cards, a refund when the step refunded.
+      // guarantees it), the debit with the row and its cards, a refund when the step refunded.
       const reservation = {
         accountId,
         environment,
@@ -190,34 +185,8 @@ export function createOrderService(deps: OrderServiceDeps) {
               firstStep({ codec }, transactionId, await provider.step(pending, now, trx)))().catch(
               () => null,
             );
-        const debit = await ledger
-          .debitOrder(trx, {
-            accountId,
-            environment,
-            amount: price.amount,
-            product: 'giftcards',
-            transactionId,
-            reason: `gift card order ${transactionId}`,
-            limits: {
-              count: account.dailyCountLimit,
-              amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
-            },
-          })
-          .catch(async (error) => {
-            // Refused (the balance, a daily limit) after waiting for the account's row: a twin with this
-            // customIdentifier may have committed meanwhile (its debit is why the money is gone). The
-            // client is retrying an order that landed, and must be told so, as it would have been had
-            // it come a moment later.
-            if (
-              error instanceof AppError &&
-              order.customIdentifier !== null &&
-              (await repository.customIdentifierUsed(trx, reservation))
-            ) {
-              throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
-            }
-            throw error;
-          });
-        const stored = await inserts.run(trx, {
+        // The order's row and cards are written with its debit: a batch's, in the debits' one statement.
+        const rows: NewOrderRows = {
           row: {
             id: transactionId,
             account_id: accountId,
@@ -239,9 +208,6 @@ export function createOrderService(deps: OrderServiceDeps) {
             discount: price.discount.toFixed(),
             sms_fee: price.smsFee.toFixed(),
             total_fee: price.totalFee.toFixed(),
-            old_balance: debit.oldBalance.toFixed(),
-            new_balance: debit.newBalance.toFixed(),
-            balance_updated_at: debit.at,
             custom_identifier: order.customIdentifier,
             pre_ordered: order.preOrder,
             sender_name: order.senderName,
@@ -255,7 +221,36 @@ export function createOrderService(deps: OrderServiceDeps) {
             next_check_at: first ? first.nextCheckAt : new Date(now.getTime() + deps.settings.rescueAfterMs),
           },
           cards: first?.cards ?? [],
-        });
+        };
+        const debit = await ledger
+          .debitOrder(trx, {
+            accountId,
+            environment,
+            amount: price.amount,
+            product: 'giftcards',
+            transactionId,
+            reason: `gift card order ${transactionId}`,
+            limits: {
+              count: account.dailyCountLimit,
+              amount: account.dailyAmountLimit === null ? null : dec(account.dailyAmountLimit),
+            },
+            rows: { with: repository.rowsWithDebit, item: rows },
+          })
+          .catch(async (error) => {
+            // Refused (the balance, a daily limit) after waiting for the account's row: a twin with this
+            // customIdentifier may have committed meanwhile (its debit is why the money is gone). The
+            // client is retrying an order that landed, and must be told so, as it would have been had
+            // it come a moment later.
+            if (
+              error instanceof AppError &&
+              order.customIdentifier !== null &&
+              (await repository.customIdentifierUsed(trx, reservation))
+            ) {
+              throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+            }
+            throw error;
+          });
+        const stored = storedOrderRow(rows, debit);
         // What the provider takes now (stock codes) commits with the debit; its refusal rolls it back.
         await provider.reserve?.(trx, pending);
         refusal = first?.refusal ?? null;

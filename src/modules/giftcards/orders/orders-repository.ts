@@ -6,6 +6,7 @@ import type {
   GiftcardStatus,
   GiftcardTransactionsTable,
 } from '../../../db/schema.ts';
+import type { PostingResult, RowsWithDebit } from '../../ledger/index.ts';
 
 /**
  * The SQL of gift card transactions and their cards. Every read is scoped to the caller's account
@@ -43,14 +44,17 @@ export interface Reservation {
   customIdentifier: string | null;
 }
 
-/** The quoted column list of a new row's keys (our own code's names), made once per set of keys. */
+/**
+ * The quoted column list of a new row's keys (our own code's names), each after `prefix` (a table's
+ * alias and its dot), made once per set of keys and prefix.
+ */
 const columnLists = new Map<string, string>();
-function insertColumns(row: object): string {
+function insertColumns(row: object, prefix = ''): string {
   const keys = Object.keys(row);
-  const id = keys.join(',');
+  const id = `${prefix}|${keys.join(',')}`;
   let list = columnLists.get(id);
   if (list === undefined) {
-    list = keys.map((k) => `"${k.replace(/"/g, '""')}"`).join(', ');
+    list = keys.map((k) => `${prefix}"${k.replace(/"/g, '""')}"`).join(', ');
     columnLists.set(id, list);
   }
   return list;
@@ -103,6 +107,69 @@ function customIdentifierTaken(o: Reservation) {
   )`;
 }
 
+/** A new order's row before its debit (which gives its balances), and its sealed cards. */
+export interface NewOrderRows {
+  row: Omit<NewTransaction, 'old_balance' | 'new_balance' | 'balance_updated_at'> & { updated_at: Date };
+  cards: Array<{ card_number: string; pin_code: string }>;
+}
+
+/** The row as `newOrderRows` stores it: the balances of its debit, the columns left to their defaults. */
+export function storedOrderRow(item: NewOrderRows, debit: PostingResult): TransactionRow {
+  return {
+    ...item.row,
+    old_balance: debit.oldBalance.toFixed(),
+    new_balance: debit.newBalance.toFixed(),
+    balance_updated_at: debit.at,
+    lease_until: null,
+    leased_by: null,
+  };
+}
+
+/**
+ * Rows and cards go in as two JSON parameters read into the tables' row types
+ * (`json_populate_recordset`), so the statement's text is the same for every batch (no VALUES list
+ * of 33 parameters per order to compile here and parse there), and nothing comes back: the stored row
+ * is the one given (its numeric text kept as written, its dates of whole milliseconds; the balances
+ * as `trim_scale` leaves them, the text `Decimal.toFixed` gives), see `storedOrderRow`.
+ */
+const newOrderRows: RowsWithDebit<NewOrderRows> = {
+  async one(trx, item, debit) {
+    const { lease_until, leased_by, ...row } = storedOrderRow(item, debit);
+    await trx.insertInto('giftcard_transactions').values(row).execute();
+    if (item.cards.length > 0) {
+      await trx
+        .insertInto('giftcard_cards')
+        .values(item.cards.map((c, i) => ({ transaction_id: row.id, position: i + 1, ...c })))
+        .execute();
+    }
+  },
+  many(items, at) {
+    const rows = items.map((i) => i.row);
+    const cards = items.flatMap(({ row, cards }) =>
+      cards.map((c, i) => ({ transaction_id: row.id, position: i + 1, ...c })),
+    );
+    const columns = sql.raw(insertColumns(rows[0]));
+    const fromRows = sql.raw(insertColumns(rows[0], 'r.'));
+    // `entry` (batch-debits.ts): one row per order debited, none when the batch was refused
+    const writeCards =
+      cards.length === 0
+        ? sql``
+        : sql`, written_cards AS (
+            INSERT INTO giftcard_cards (transaction_id, position, card_number, pin_code)
+            SELECT c.transaction_id, c.position, c.card_number, c.pin_code
+            FROM json_populate_recordset(NULL::giftcard_cards, ${JSON.stringify(cards)}::json) AS c
+            JOIN entry ON entry.transaction_id = c.transaction_id AND entry.product = 'giftcards'
+          )`;
+    return sql`, written_orders AS (
+        INSERT INTO giftcard_transactions (${columns}, old_balance, new_balance, balance_updated_at)
+        SELECT ${fromRows}, trim_scale(entry.balance_after - entry.amount), trim_scale(entry.balance_after),
+               ${at}::timestamptz
+        FROM json_populate_recordset(NULL::giftcard_transactions, ${JSON.stringify(rows)}::json) AS r
+        JOIN entry ON entry.transaction_id = r.id AND entry.product = 'giftcards'
+      )${writeCards}`;
+  },
+};
+
 export function ordersRepository(db: Kysely<Database>) {
   return {
     /**
@@ -128,61 +195,11 @@ export function ordersRepository(db: Kysely<Database>) {
     reserveMany: reserveOrders,
 
     /**
-     * Writes a new transaction and its sealed cards (position 1..n) in one statement, and answers the
-     * row as stored.
+     * Writes new transactions with their sealed cards (position 1..n) and their debits (`RowsWithDebit`):
+     * an order alone after its debit, a batch's orders in the debits' own statement, each row with
+     * the balances its ledger entry left.
      */
-    async insertWithCards(
-      trx: Kysely<Database>,
-      row: NewTransaction & { updated_at: Date },
-      cards: Array<{ card_number: string; pin_code: string }>,
-    ): Promise<TransactionRow> {
-      if (cards.length === 0) {
-        return trx.insertInto('giftcard_transactions').values(row).returningAll().executeTakeFirstOrThrow();
-      }
-      return trx
-        .with('t', (q) => q.insertInto('giftcard_transactions').values(row).returningAll())
-        .with('c', (q) =>
-          q
-            .insertInto('giftcard_cards')
-            .values(cards.map((c, i) => ({ transaction_id: row.id, position: i + 1, ...c }))),
-        )
-        .selectFrom('t')
-        .selectAll()
-        .executeTakeFirstOrThrow();
-    },
-
-    /**
-     * `insertWithCards` of several transactions in one statement (a batch's orders); the rows as
-     * stored, in the order given. The rows and cards go in as two JSON parameters read into the
-     * tables' row types (`json_populate_recordset`), so the statement's text is the same for every
-     * batch (no VALUES list of 33 parameters per order to compile here and parse there), and nothing
-     * comes back: the stored row is the one given (its numeric text kept as written, its dates of
-     * whole milliseconds), with the columns the insert leaves to their defaults.
-     */
-    async insertManyWithCards(
-      trx: Kysely<Database>,
-      items: Array<{
-        row: NewTransaction & { updated_at: Date };
-        cards: Array<{ card_number: string; pin_code: string }>;
-      }>,
-    ): Promise<TransactionRow[]> {
-      const rows = items.map((i) => i.row);
-      const cards = items.flatMap(({ row, cards }) =>
-        cards.map((c, i) => ({ transaction_id: row.id, position: i + 1, ...c })),
-      );
-      const columns = sql.raw(insertColumns(rows[0]));
-      const transactions = sql`INSERT INTO giftcard_transactions (${columns})
-        SELECT ${columns} FROM json_populate_recordset(NULL::giftcard_transactions, ${JSON.stringify(rows)}::json)`;
-      await (cards.length === 0
-        ? transactions
-        : sql`WITH c AS (
-              INSERT INTO giftcard_cards (transaction_id, position, card_number, pin_code)
-              SELECT transaction_id, position, card_number, pin_code
-              FROM json_populate_recordset(NULL::giftcard_cards, ${JSON.stringify(cards)}::json)
-            ) ${transactions}`
-      ).execute(trx);
-      return rows.map((row) => ({ ...row, lease_until: null, leased_by: null }));
-    },
+    rowsWithDebit: newOrderRows,
 
     /** Stores the sealed codes of a transaction (in the caller's transaction). */
     async insertCards(trx: Kysely<Database>, cards: Insertable<GiftcardCardsTable>[]): Promise<void> {
