@@ -248,9 +248,10 @@ export function createTopupService(deps: TopupServiceDeps) {
           updated_at: now,
           // without a first step yet, the worker takes it on from here if that step never runs
           next_check_at: first ? now : new Date(now.getTime() + RESCUE_AFTER_MS),
-          // written in the state its first step reached (a refusal: PROCESSING, then moved below)
-          ...(first ? states.initial(first, now) : {}),
         };
+        // written in the state its first step reached (a refusal: PROCESSING, then moved below); set
+        // on the row, not spread into its literal (V8's slow path for a literal of this size)
+        if (first) Object.assign(row, states.initial(first, now));
         written = await inserts.run(trx, { row, since: since(), checkCustomIdentifier: true });
       } catch (error) {
         if (isCustomIdentifierConflict(error)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
