@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
-import { queryDatabase, type ServerProcess, startDeployment } from '../harness/server-process.ts';
+import { accountOn, queryDatabase, type ServerProcess, startDeployment } from '../harness/server-process.ts';
 
 // Two real server processes (src/main.ts) of one deployment on one PostgreSQL database, each keeping
 // balances in memory (modules/ledger/balance-cache.ts). The promise (docs/decisions.md, "The balance
@@ -28,33 +28,19 @@ const call = (
 ) => server.http.call(method, path, o);
 
 async function newAccount(server: ServerProcess) {
-  const created = await call(server, 'POST', '/admin/accounts', {
-    token: ADMIN_KEY,
-    body: { name: 'Balance', currency: 'USD', country: 'US', environment: 'sandbox', fund: 1000 },
-  });
-  assert.equal(created.status, 200, created.text);
-  const token = await call(server, 'POST', '/auth/oauth/token', {
-    body: {
-      client_id: created.body.clientId,
-      client_secret: created.body.clientSecret,
-      grant_type: 'client_credentials',
-      audience: 'https://localhost/giftcards-sandbox',
-    },
-  });
-  assert.equal(token.status, 200);
-  const accountId = created.body.accountId as number;
+  const { accountId, token } = await accountOn(server, { name: 'Balance' });
   return {
     accountId,
     balance: async (server: ServerProcess) => {
       const read = await call(server, 'GET', '/giftcards-sandbox/accounts/balance', {
-        token: token.body.access_token,
+        token,
       });
       assert.equal(read.status, 200, read.text);
       return read.body.balance as number;
     },
     order: (server: ServerProcess) =>
       call(server, 'POST', '/giftcards-sandbox/orders', {
-        token: token.body.access_token,
+        token,
         body: { productId: 11, quantity: 1, unitPrice: 10, senderName: 'T' },
       }),
     fund: (server: ServerProcess, amount: number) =>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
-import { type ServerProcess, startDeployment } from '../harness/server-process.ts';
+import { accountOn, type ServerProcess, startDeployment } from '../harness/server-process.ts';
 
 // Two real server processes (src/main.ts) of one deployment on one PostgreSQL database, each keeping
 // verified tokens and accounts in memory: a revocation or a deactivation made through one server must
@@ -21,26 +21,7 @@ const call = (
 const adminCall = (server: ServerProcess, method: string, path: string, body?: unknown) =>
   call(server, method, `/admin${path}`, { token: ADMIN_KEY, body });
 
-async function newAccount(server: ServerProcess, currency = 'USD') {
-  const created = await adminCall(server, 'POST', '/accounts', {
-    name: 'Two servers',
-    currency,
-    country: 'US',
-    environment: 'sandbox',
-    fund: 1000,
-  });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  const token = await call(server, 'POST', '/auth/oauth/token', {
-    body: {
-      client_id: created.body.clientId,
-      client_secret: created.body.clientSecret,
-      grant_type: 'client_credentials',
-      audience: 'https://localhost/giftcards-sandbox',
-    },
-  });
-  assert.equal(token.status, 200);
-  return { ...created.body, token: token.body.access_token as string };
-}
+const newAccount = (server: ServerProcess, currency = 'USD') => accountOn(server, { currency });
 
 /** Milliseconds until `check` holds, polling every 20 ms for at most 5 s. */
 async function msUntil(check: () => Promise<boolean>): Promise<number> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
-import { type ServerProcess, startDeployment } from '../harness/server-process.ts';
+import { accountOn, type ServerProcess, startDeployment } from '../harness/server-process.ts';
 
 // Issue 8: two real server processes (src/main.ts) of one deployment on one PostgreSQL database draw
 // from one code stock at the same time. No code is ever sold twice, every successful order holds
@@ -23,27 +23,6 @@ const call = (
 
 const adminCall = (server: ServerProcess, method: string, path: string, body?: unknown) =>
   call(server, method, `/admin${path}`, { token: ADMIN_KEY, body });
-
-async function liveAccount(server: ServerProcess, name: string) {
-  const created = await adminCall(server, 'POST', '/accounts', {
-    name,
-    currency: 'USD',
-    country: 'US',
-    environment: 'live',
-    fund: 100_000,
-  });
-  assert.equal(created.status, 200, created.text);
-  const token = await call(server, 'POST', '/auth/oauth/token', {
-    body: {
-      client_id: created.body.clientId,
-      client_secret: created.body.clientSecret,
-      grant_type: 'client_credentials',
-      audience: 'https://localhost/giftcards',
-    },
-  });
-  assert.equal(token.status, 200, token.text);
-  return { accountId: created.body.accountId as number, token: token.body.access_token as string };
-}
 
 let deployment: Awaited<ReturnType<typeof startDeployment>> | undefined;
 
@@ -71,7 +50,9 @@ test('two server processes drawing from one stock never sell a code twice', {
   );
 
   // Four accounts, each ordering through both servers at once: 60 orders of 1 or 2 cards for 40 codes.
-  const accounts = await Promise.all([0, 1, 2, 3].map((i) => liveAccount(a, `stock-rush-${i}`)));
+  const accounts = await Promise.all(
+    [0, 1, 2, 3].map((i) => accountOn(a, { name: `stock-rush-${i}`, environment: 'live', fund: 100_000 })),
+  );
   const orders = Array.from({ length: 60 }, (_, i) => ({
     server: i % 2 === 0 ? a : b,
     account: accounts[i % accounts.length],

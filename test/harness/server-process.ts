@@ -217,3 +217,46 @@ export async function startDeployment(
     },
   };
 }
+
+/**
+ * A new account made through `server`'s admin API (funded in `environment`), and an access token
+ * of its credential for `audience`: what the suites with several server processes start from.
+ */
+export async function accountOn(
+  server: ServerProcess,
+  o: {
+    name?: string;
+    currency?: string;
+    environment?: 'live' | 'sandbox';
+    fund?: number;
+    audience?: string;
+  } = {},
+): Promise<{ accountId: number; clientId: string; clientSecret: string; token: string }> {
+  const environment = o.environment ?? 'sandbox';
+  const created = await server.http.call('POST', '/admin/accounts', {
+    token: ADMIN_KEY,
+    body: {
+      name: o.name ?? 'Two servers',
+      currency: o.currency ?? 'USD',
+      country: 'US',
+      environment,
+      fund: o.fund ?? 1000,
+    },
+  });
+  if (created.status !== 200) throw new Error(`account: ${created.status} ${created.text}`);
+  const token = await server.http.call('POST', '/auth/oauth/token', {
+    body: {
+      client_id: created.body.clientId,
+      client_secret: created.body.clientSecret,
+      grant_type: 'client_credentials',
+      audience: o.audience ?? (environment === 'live' ? AUDIENCES.giftcardsLive : AUDIENCES.giftcardsSandbox),
+    },
+  });
+  if (token.status !== 200) throw new Error(`token: ${token.status} ${token.text}`);
+  return {
+    accountId: created.body.accountId,
+    clientId: created.body.clientId,
+    clientSecret: created.body.clientSecret,
+    token: token.body.access_token,
+  };
+}
