@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
-import { sandboxCaller } from '../topups/helpers.ts';
+import { AUDIENCES, postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
+import { sandboxCaller, VENDOR_ACCEPT } from '../topups/helpers.ts';
 import { giftcardClient } from './helpers.ts';
 
 // The ledger batches the concurrent orders of one account into one transaction (ledger/batcher.ts).
@@ -117,6 +117,38 @@ for (const database of ['pglite', 'postgres'] as const) {
         assert.equal(cards.status, 200, cards.text);
         assert.equal(cards.body.length, 1);
       }
+      assert.deepEqual(await server.admin.audit(), []);
+    });
+
+    test('gift card orders and top-ups of one account in one burst: each kind posted together, the money exact', {
+      skip: !available && 'PostgreSQL not reachable',
+    }, async () => {
+      const before = server.runtime.services.ledger.batchStats();
+      const client = await giftcardClient(server, { fund: '1000.00' });
+      const topupToken = await server.admin.token(client.account, AUDIENCES.topupsSandbox);
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          i % 2 === 0
+            ? client.post('/orders', { ...ORDER, customIdentifier: `mixed-${i}` })
+            : server.http.post(
+                '/topups-sandbox/topups',
+                {
+                  operatorId: 1001,
+                  amount: 5,
+                  recipientPhone: { countryCode: 'NG', number: `0803${6100000 + i}` },
+                  customIdentifier: `mixed-${i}`,
+                },
+                { token: topupToken, headers: { accept: VENDOR_ACCEPT } },
+              ),
+        ),
+      );
+      for (const a of answers) assert.equal(a.status, 200, a.text);
+      const after = server.runtime.services.ledger.batchStats();
+      assert.ok(after.orders - before.orders > after.batches - before.batches, 'no batch formed');
+      const spent = answers.reduce((sum, a) => sum + Math.round(a.body.balanceInfo.cost * 100), 0);
+      const state = await money(client.account.accountId);
+      assert.equal(Math.round(Number(state.balance) * 100), 100_000 - spent);
+      assert.equal(Number(state.sum), Number(state.balance));
       assert.deepEqual(await server.admin.audit(), []);
     });
 

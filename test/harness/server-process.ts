@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadTls } from '../../src/http/tls.ts';
-import { ADMIN_KEY, AUDIENCES, createHttpClient, type HttpClient } from './server.ts';
+import {
+  ADMIN_KEY,
+  AUDIENCES,
+  adminHelper,
+  createHttpClient,
+  type HttpClient,
+  type TestAccount,
+} from './server.ts';
 import { ensureServerBundle } from './server-bundle.ts';
 import { ADMIN_PG_URL, CACHE_DIR, createPostgresDatabase } from './templates.ts';
 
@@ -219,8 +226,8 @@ export async function startDeployment(
 }
 
 /**
- * A new account made through `server`'s admin API (funded in `environment`), and an access token
- * of its credential for `audience`: what the suites with several server processes start from.
+ * A new account made through `server`'s admin API (`adminHelper`, funded in `environment`), and an
+ * access token of its credential for `audience`: what the suites with several server processes start from.
  */
 export async function accountOn(
   server: ServerProcess,
@@ -231,32 +238,16 @@ export async function accountOn(
     fund?: number;
     audience?: string;
   } = {},
-): Promise<{ accountId: number; clientId: string; clientSecret: string; token: string }> {
+): Promise<TestAccount & { token: string }> {
+  const admin = adminHelper(server.http);
   const environment = o.environment ?? 'sandbox';
-  const created = await server.http.call('POST', '/admin/accounts', {
-    token: ADMIN_KEY,
-    body: {
-      name: o.name ?? 'Two servers',
-      currency: o.currency ?? 'USD',
-      country: 'US',
-      environment,
-      fund: o.fund ?? 1000,
-    },
+  const account = await admin.createAccount({
+    name: o.name ?? 'Two servers',
+    currency: o.currency ?? 'USD',
+    environment,
+    fund: o.fund ?? 1000,
   });
-  if (created.status !== 200) throw new Error(`account: ${created.status} ${created.text}`);
-  const token = await server.http.call('POST', '/auth/oauth/token', {
-    body: {
-      client_id: created.body.clientId,
-      client_secret: created.body.clientSecret,
-      grant_type: 'client_credentials',
-      audience: o.audience ?? (environment === 'live' ? AUDIENCES.giftcardsLive : AUDIENCES.giftcardsSandbox),
-    },
-  });
-  if (token.status !== 200) throw new Error(`token: ${token.status} ${token.text}`);
-  return {
-    accountId: created.body.accountId,
-    clientId: created.body.clientId,
-    clientSecret: created.body.clientSecret,
-    token: token.body.access_token,
-  };
+  const audience =
+    o.audience ?? (environment === 'live' ? AUDIENCES.giftcardsLive : AUDIENCES.giftcardsSandbox);
+  return { ...account, token: await admin.token(account, audience) };
 }

@@ -202,7 +202,7 @@ export interface TestAccount {
   balance: number;
 }
 
-function adminHelper(http: HttpClient) {
+export function adminHelper(http: HttpClient) {
   const auth = { authorization: `Bearer ${ADMIN_KEY}` };
   const must = <T>(a: Answer<T>, what: string): T => {
     if (a.status !== 200) throw new Error(`${what}: ${a.status} ${a.text}`);

@@ -10,7 +10,8 @@ import type { Database } from '../../db/schema.ts';
  * (`setImmediate`: after every pending microtask), then makes them with `many` (one statement) and gives each call its own result; on any other
  * transaction, or for a lone call, `one` is used. If `many` throws, every call of the gathering gets
  * that error: the batch then rolls back and its orders run alone (batcher.ts), each getting the
- * exact answer `one` gives it. `canShare` keeps a call out of a gathering it cannot join.
+ * exact answer `one` gives it. `canShare` sorts the calls into groups that can share a statement:
+ * one statement per group, `one` for a call alone in its group.
  *
  * @example
  * const inserts = createGathering({ gathers: ledger.inBatch, one: insertOne, many: insertMany });
@@ -29,22 +30,40 @@ export function createGathering<I, R>(o: {
   }
   const gathering = new WeakMap<Kysely<Database>, Waiting[]>();
 
-  async function flush(trx: Kysely<Database>, waiting: Waiting[]) {
-    const first = waiting[0].item;
-    if (waiting.length === 1 || (o.canShare && !waiting.every((w) => o.canShare?.(first, w.item)))) {
-      for (const w of waiting) await o.one(trx, w.item).then(w.resolve, w.reject);
-      return;
+  /**
+   * The calls that may share a statement, in groups: each call joins the first group whose first
+   * call it can share with (`canShare`), in arrival order within a group; say a batch of one account
+   * with gift card orders and top-ups, whose debits write different rows.
+   */
+  function groupsOf(waiting: Waiting[]): Waiting[][] {
+    if (!o.canShare) return [waiting];
+    const groups: Waiting[][] = [];
+    for (const w of waiting) {
+      const group = groups.find((g) => o.canShare?.(g[0].item, w.item));
+      if (group) group.push(w);
+      else groups.push([w]);
     }
-    try {
-      const results = await o.many(
-        trx,
-        waiting.map((w) => w.item),
-      );
-      waiting.forEach((w, i) => {
-        w.resolve(results[i]);
-      });
-    } catch (error) {
-      for (const w of waiting) w.reject(error);
+    return groups;
+  }
+
+  async function flush(trx: Kysely<Database>, waiting: Waiting[]) {
+    // one group after the other: they share the transaction's one connection
+    for (const group of groupsOf(waiting)) {
+      if (group.length === 1) {
+        await o.one(trx, group[0].item).then(group[0].resolve, group[0].reject);
+        continue;
+      }
+      try {
+        const results = await o.many(
+          trx,
+          group.map((w) => w.item),
+        );
+        group.forEach((w, i) => {
+          w.resolve(results[i]);
+        });
+      } catch (error) {
+        for (const w of group) w.reject(error);
+      }
     }
   }
 

@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { quotedColumns } from '../../../db/column-lists.ts';
 import type {
   Database,
   Environment,
@@ -42,22 +43,6 @@ export interface Reservation {
   environment: Environment;
   productId: number;
   customIdentifier: string | null;
-}
-
-/**
- * The quoted column list of a new row's keys (our own code's names), each after `prefix` (a table's
- * alias and its dot), made once per set of keys and prefix.
- */
-const columnLists = new Map<string, string>();
-function insertColumns(row: object, prefix = ''): string {
-  const keys = Object.keys(row);
-  const id = `${prefix}|${keys.join(',')}`;
-  let list = columnLists.get(id);
-  if (list === undefined) {
-    list = keys.map((k) => `${prefix}"${k.replace(/"/g, '""')}"`).join(', ');
-    columnLists.set(id, list);
-  }
-  return list;
 }
 
 /** A LIKE pattern matching `text` literally. */
@@ -153,8 +138,8 @@ const newOrderRows: RowsWithDebit<NewOrderRows> = {
     const cards = items.flatMap(({ row, cards }) =>
       cards.map((c, i) => ({ transaction_id: row.id, position: i + 1, ...c })),
     );
-    const columns = sql.raw(insertColumns(rows[0]));
-    const fromRows = sql.raw(insertColumns(rows[0], 'r.'));
+    const columns = sql.raw(quotedColumns(Object.keys(rows[0])));
+    const fromRows = sql.raw(quotedColumns(Object.keys(rows[0]), 'r.'));
     // `entry` (batch-debits.ts): one row per order debited, none when the batch was refused
     const writeCards =
       cards.length === 0

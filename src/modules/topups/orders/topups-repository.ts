@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import { quotedColumns } from '../../../db/column-lists.ts';
 import type { Database, Environment, TopupStatus, TopupTransactionsTable } from '../../../db/schema.ts';
 import type { PinDetail } from '../fulfilment/provider.ts';
 import { pinVoucherCodec, type VoucherSealer } from './pin-voucher-codec.ts';
@@ -139,22 +140,6 @@ const RECENT_IN_CHECKS = recentlyRecharged(
 );
 
 /**
- * The quoted column lists of an INSERT of rows with these columns (our own code's names), and the
- * same columns of the CTE `c`, made once per set of columns (a batch's rows have one of a few sets).
- */
-const insertLists = new Map<string, { cols: RawBuilder<unknown>; inputCols: RawBuilder<unknown> }>();
-function insertListsOf(columns: string[]) {
-  const key = columns.join(',');
-  let lists = insertLists.get(key);
-  if (lists === undefined) {
-    const quoted = columns.map((c) => `"${c.replace(/"/g, '""')}"`);
-    lists = { cols: sql.raw(quoted.join(', ')), inputCols: sql.raw(quoted.map((q) => `c.${q}`).join(', ')) };
-    insertLists.set(key, lists);
-  }
-  return lists;
-}
-
-/**
  * A new top-up as `insertChecked` stored it (the columns it does not give are null by default).
  * Built as a copy and assignments: an object literal spreading a row of this size among further
  * properties takes V8's slow path (6–10 µs per row, measured; ~1 µs this way).
@@ -220,7 +205,8 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
         doc._check_custom_identifier = items[i].checkCustomIdentifier;
         return doc;
       });
-      const { cols, inputCols } = insertListsOf(columns);
+      const cols = sql.raw(quotedColumns(columns));
+      const inputCols = sql.raw(quotedColumns(columns, 'c.'));
       const { rows } = await sql<{ _ord: number; _used: boolean; _recent: boolean; _written: boolean }>`
         WITH input AS (
           SELECT (e.doc->>'_ord')::int AS ord, (e.doc->>'_since')::timestamptz AS since,
