@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import { AppError, ERROR_CODES } from './errors/error-codes.ts';
-import { describeInfrastructureError } from './errors/infrastructure-errors.ts';
 import { installAuthHook } from './http/auth-hook.ts';
 import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -110,9 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
     request.base = (request.raw as { airgiftBase?: typeof request.base }).airgiftBase ?? null;
   });
-  installErrorHandling(app, docsUrl, (error) =>
-    deps.readiness?.outage.failed(describeInfrastructureError(error)),
-  );
+  installErrorHandling(app, docsUrl, (error) => deps.readiness?.failed(error));
   installTransportHooks(app);
   installSecurityHeaders(app);
   services.metrics.install(app);

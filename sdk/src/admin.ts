@@ -177,6 +177,16 @@ export interface LedgerDiscrepancy {
   sum: string;
 }
 
+/** An order or top-up whose ledger entries do not match it (or entries without their transaction). */
+export interface LedgerOrderMismatch {
+  product: string;
+  transactionId: number;
+  accountId: number;
+  environment: Environment;
+  status: string | null;
+  problem: string;
+}
+
 export interface AccountLimits {
   dailyCountLimit?: number | null;
   dailyAmountLimit?: number | string | null;
@@ -597,8 +607,12 @@ export class Admin {
   };
 
   readonly ledger = {
-    /** `GET /ledger/audit`: every balance that differs from the sum of its entries (empty when sound). */
-    audit: () => this.get<{ discrepancies: LedgerDiscrepancy[] }>('/ledger/audit'),
+    /**
+     * `GET /ledger/audit`: every balance that differs from the sum of its entries, and every order or
+     * top-up whose entries do not match it (both empty when sound).
+     */
+    audit: () =>
+      this.get<{ discrepancies: LedgerDiscrepancy[]; orders: LedgerOrderMismatch[] }>('/ledger/audit'),
   };
 
   /**

@@ -188,13 +188,17 @@ export function addAccountCommands(program: Command, run: Run): void {
     );
 
   const ledger = program.command('ledger').description('the ledger of every account');
-  leaf(ledger, 'audit', 'every balance against the sum of its entries').action((o: JsonOption) =>
+  leaf(
+    ledger,
+    'audit',
+    'every balance against the sum of its entries, every order against its entries',
+  ).action((o: JsonOption) =>
     run(o.json, async (admin): Promise<Output> => {
       const audit = await admin.ledger.audit();
       const text =
-        audit.discrepancies.length === 0
-          ? 'every balance equals the sum of its ledger entries'
-          : JSON.stringify(audit.discrepancies, null, 2);
+        audit.discrepancies.length === 0 && audit.orders.length === 0
+          ? 'every balance equals the sum of its ledger entries, and every order and top-up its entries'
+          : JSON.stringify(audit, null, 2);
       return { json: audit, text };
     }),
   );

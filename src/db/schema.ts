@@ -92,6 +92,14 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   live_catalogues: LiveCataloguesTable;
   topup_operator_statuses: TopupOperatorStatusesTable;
+  key_checks: KeyChecksTable;
+}
+
+// What each key was when data was first protected with it (migration 0018, db/installation.ts).
+export interface KeyChecksTable {
+  name: string;
+  check_value: string;
+  created_at: Generated<Date>;
 }
 
 // Upstream providers (migration 0009, modules/upstream/).

@@ -175,8 +175,12 @@ export function accountAdminRoutes(app: TypedApp, accounts: AccountsService, led
     },
   );
 
-  /** The ledger audit: every balance whose amount differs from the sum of its entries (empty when sound). */
+  /**
+   * The ledger audit: every balance whose amount differs from the sum of its entries, and every order
+   * or top-up whose entries do not match it (both empty when sound).
+   */
   app.get('/ledger/audit', { schema: { response: { 200: Audit } } }, async () => ({
     discrepancies: await ledger.discrepancies(),
+    orders: await ledger.orderMismatches(),
   }));
 }

@@ -88,12 +88,24 @@ export const LedgerPage = Type.Object({
 });
 
 export const Audit = Type.Object({
+  /** Every balance that differs from the sum of its entries. */
   discrepancies: Type.Array(
     Type.Object({
       accountId: Type.Integer(),
       environment: Type.String(),
       balance: Type.String(),
       sum: Type.String(),
+    }),
+  ),
+  /** Every order and top-up whose ledger entries do not match it, and every entry without its transaction. */
+  orders: Type.Array(
+    Type.Object({
+      product: Type.String(),
+      transactionId: Type.Integer(),
+      accountId: Type.Integer(),
+      environment: Type.String(),
+      status: Type.Union([Type.String(), Type.Null()]),
+      problem: Type.String(),
     }),
   ),
 });

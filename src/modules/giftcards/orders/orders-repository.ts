@@ -286,6 +286,15 @@ export function ordersRepository(db: Kysely<Database>) {
     },
 
     /** Moves the next look at a non-final order to `at` (after a failed step). */
+    /** The locked row's next look moved to `until`: claimed by a step that calls out. */
+    async claim(trx: Kysely<Database>, id: number, until: Date): Promise<void> {
+      await trx
+        .updateTable('giftcard_transactions')
+        .set({ next_check_at: until })
+        .where('id', '=', id)
+        .execute();
+    },
+
     async postpone(id: number, at: Date): Promise<void> {
       await db
         .updateTable('giftcard_transactions')

@@ -119,6 +119,7 @@ export function createConsoleService(deps: {
 
     ledgerAudit: async () => ({
       discrepancies: await ledger.discrepancies(),
+      orders: await ledger.orderMismatches(),
       checkedAt: formatDateTime(clock.now()),
     }),
 
