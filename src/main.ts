@@ -7,7 +7,7 @@ import { listenHttpsOnly } from './http/listener.ts';
 import { loadTls } from './http/tls.ts';
 import { systemClock } from './lib/clock.ts';
 import { createLogDestination } from './lib/log-destination.ts';
-import { LOG_REDACTION, LOG_SERIALIZERS } from './lib/log-redaction.ts';
+import { logRedaction } from './lib/log-redaction.ts';
 import { openRuntime } from './runtime.ts';
 import { installShutdown } from './shutdown.ts';
 
@@ -45,7 +45,7 @@ async function main() {
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, stream: logs, redact: LOG_REDACTION, serializers: LOG_SERIALIZERS },
+        : { level: config.logLevel, stream: logs, ...logRedaction([runtime.adminKey]) },
     readiness: runtime.readiness,
     rateLimiter: runtime.rateLimiter,
   });
