@@ -22,7 +22,7 @@ let victim: TestAccount;
 const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
 const tokenBody = (
   a: Pick<TestAccount, 'clientId' | 'clientSecret'>,
-  audience = AUDIENCES.giftcardsSandbox,
+  audience: string = AUDIENCES.giftcardsSandbox,
 ) => ({
   client_id: a.clientId,
   client_secret: a.clientSecret,
