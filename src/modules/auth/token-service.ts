@@ -132,7 +132,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     if (!credential.lastUsedAt || at.getTime() - credential.lastUsedAt.getTime() >= 60_000) {
       await credentials.touch(credential.clientId, at);
     }
-    const environment = base.environment as 'live' | 'sandbox';
+    const { environment } = credential; // the base's, checked in grant()
     const lifetime = deps.lifetimeSeconds[environment];
     const now = Math.floor(clock.now().getTime() / 1000);
     const token = await new SignJWT({

@@ -13,7 +13,7 @@ import type { WebUserKind } from './web-tables.ts';
 /**
  * People who sign in to the web pages: customers of one account (the dashboard) and operators (the
  * console). A user is invited (a one-time link, valid 72 h, whose token is stored only as a SHA-256)
- * and sets a password of at least 12 characters (scrypt, like client secrets). Signing in makes a
+ * and sets a password of at least 12 characters (scrypt, lib/password-hash.ts). Signing in makes a
  * server-side session (the cookie's token is stored only as a SHA-256) with its own CSRF token.
  *
  * Lock-out (docs/security.md): after `lockout.failures` failed sign-ins of one e-mail from one
