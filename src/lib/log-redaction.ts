@@ -105,7 +105,7 @@ export const LOG_SERIALIZERS = {
   req(req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
     return {
       method: req.method,
-      url: redactUrl(req.url),
+      url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
       host: req.host,
       remoteAddress: req.ip,
       remotePort: req.socket?.remotePort,
