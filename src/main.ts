@@ -8,7 +8,7 @@ import { bindPort } from './http/listener.ts';
 import { loadTls } from './http/tls.ts';
 import { systemClock } from './lib/clock.ts';
 import { createLogDestination } from './lib/log-destination.ts';
-import { LOG_REDACTION, LOG_SERIALIZERS } from './lib/log-redaction.ts';
+import { logRedaction } from './lib/log-redaction.ts';
 import { openRuntime } from './runtime.ts';
 import { bootstrapSandbox, SANDBOX_CREDENTIALS_FILE, type SandboxBootstrap } from './sandbox-bootstrap.ts';
 import { installShutdown } from './shutdown.ts';
@@ -58,7 +58,7 @@ async function main() {
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, stream: logs, redact: LOG_REDACTION, serializers: LOG_SERIALIZERS },
+        : { level: config.logLevel, stream: logs, ...logRedaction([runtime.adminKey]) },
     readiness: runtime.readiness,
     rateLimiter: runtime.rateLimiter,
   });

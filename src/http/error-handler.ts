@@ -127,6 +127,7 @@ export function installErrorHandling(
     if (error instanceof OAuthError) {
       return reply
         .code(error.status)
+        .headers(error.headers)
         .send({ error: error.error, error_description: maskSecrets(error.message) });
     }
     const unavailable = unavailableError(error, request);
@@ -144,9 +145,10 @@ export function installErrorHandling(
         ? error
         : (fromFastifyError(error, request.headers['content-type']) ?? fromDatabaseInputError(error));
     if (appError && request.base?.kind === 'auth' && [400, 413, 415].includes(appError.status)) {
-      // The token endpoint answers a bad body in OAuth's form (decisions §2), not the envelope.
+      // The token endpoint answers a bad body in OAuth's form (decisions §2), not the envelope; a body
+      // over BODY_LIMIT keeps its 413 (README), with RFC 6749's invalid_request.
       return reply
-        .code(400)
+        .code(appError.status === 413 ? 413 : 400)
         .send({ error: 'invalid_request', error_description: maskSecrets(appError.message) });
     }
     if (appError) {

@@ -9,7 +9,7 @@ import { formatDateTime } from '../../lib/time-format.ts';
 import {
   ALL_SCOPES,
   type CredentialsRepository,
-  hashSecret,
+  hashClientSecret,
   newClientCredentials,
   unknownScopes,
 } from '../auth/index.ts';
@@ -100,7 +100,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
         : amountIn('dailyAmountLimit', input.dailyAmountLimit, currencyCode).toFixed();
 
     const pair = newClientCredentials(input.environment);
-    const secretHash = await hashSecret(pair.clientSecret);
+    const secretHash = hashClientSecret(pair.clientSecret);
     const { account, balance } = await db.transaction().execute(async (trx) => {
       const account = await accounts.insert(trx, {
         name: input.name,
@@ -229,7 +229,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       clientId: pair.clientId,
       accountId,
       environment,
-      secretHash: await hashSecret(pair.clientSecret),
+      secretHash: hashClientSecret(pair.clientSecret),
       scopes: scopes && scopes.length > 0 ? scopes : [...ALL_SCOPES],
     });
     return {

@@ -30,7 +30,10 @@ export { webPages } from './web-pages.ts';
 export interface WebDeps {
   db: Kysely<Database>;
   clock: Clock;
-  config: Pick<Config, 'webSessionHours' | 'webLockoutFailures' | 'webLockoutMinutes'>;
+  config: Pick<
+    Config,
+    'webSessionHours' | 'webLockoutFailures' | 'webLockoutMinutes' | 'webLockoutAddressFailures'
+  >;
   accounts: AccountsService;
   ledger: Ledger;
   giftcards: GiftcardServices;
@@ -60,7 +63,11 @@ export function createWebServices(deps: WebDeps) {
     audit,
     settings: {
       sessionHours: config.webSessionHours,
-      lockout: { failures: config.webLockoutFailures, minutes: config.webLockoutMinutes },
+      lockout: {
+        failures: config.webLockoutFailures,
+        minutes: config.webLockoutMinutes,
+        addressFailures: config.webLockoutAddressFailures,
+      },
     },
   });
   const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db) });
