@@ -106,6 +106,12 @@ export const SETTINGS = {
     "Embedded database's shared_buffers (its page cache inside the process; never given back once used).",
     '16MB',
   ),
+  databaseGuard: setting(
+    'DATABASE_GUARD',
+    oneOf('auto', 'on', 'off'),
+    'Throw where a code path holding a database connection asks for another or calls out (db/connection-guard.ts); auto: on when NODE_ENV is development or test.',
+    'auto',
+  ),
   publicUrl: setting('PUBLIC_URL', url, 'Root the default bases hang from.', 'https://localhost:$PORT'),
   authUrl: setting('AUTH_URL', url, 'Token service base.', '$PUBLIC_URL/auth'),
   giftcardsUrl: setting('GIFTCARDS_URL', url, 'Gift card service, live.', '$PUBLIC_URL/giftcards'),

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from './config.ts';
-import { type Db, openDatabase } from './db/database.ts';
+import { type Db, guardByDefault, openDatabase } from './db/database.ts';
 import { checkKey, holdsData } from './db/installation.ts';
 import { loadMigrations, migrate } from './db/migrate.ts';
 import { type BaseRouter, basesFromConfig, createBaseRouter } from './http/bases.ts';
@@ -34,6 +34,7 @@ export async function openRuntime(config: Config, clock: Clock, db?: Db): Promis
       config.databaseUrl
         ? { url: config.databaseUrl, poolSize: config.databasePoolSize }
         : { pgliteDataDir: join(config.dataDir, 'pgdata'), sharedBuffers: config.pgliteSharedBuffers },
+      { guard: config.databaseGuard === 'auto' ? guardByDefault() : config.databaseGuard === 'on' },
     ));
   const migrations = await loadMigrations();
   await migrate(database, migrations);
