@@ -31,6 +31,20 @@ export const ErrorEnvelope = Type.Object({
     }),
   ),
 });
+/**
+ * The envelope on the gift card bases: `timeStamp` is epoch milliseconds, or `yyyy-MM-dd HH:mm:ss`
+ * (UTC) for an account with the service's shapes (http/account-shapes.ts).
+ */
+export const GiftcardErrorEnvelope = Type.Object({
+  ...ErrorEnvelope.properties,
+  timeStamp: Type.Union([
+    ErrorEnvelope.properties.timeStamp,
+    Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+      description: 'When the error happened, yyyy-MM-dd HH:mm:ss (UTC): accounts with the service shapes',
+    }),
+  ]),
+});
 
 /**
  * A string with a fixed set of values, written as a JSON Schema `enum` (what OpenAPI tools show as an

@@ -36,6 +36,10 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
   scopes: { developer: 'Every gift card operation: catalog, orders, redeem codes and reports.' },
   schemas: {
     Product: C.Product,
+    ServiceProduct: C.ServiceProduct,
+    ProductPage: C.ProductPage,
+    DiscountPage: C.DiscountPage,
+    TransactionPage: O.TransactionPage,
     Category: C.Category,
     Country: C.Country,
     BrandRedeemInstruction: C.BrandRedeemInstruction,

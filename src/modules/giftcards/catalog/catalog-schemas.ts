@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { pagingQuery } from '../../../http/paging.ts';
+import { Paged, pagingQuery } from '../../../http/paging.ts';
 import { StringEnum } from '../../../http/schemas.ts';
 
 /**
@@ -43,6 +43,22 @@ export const Product = Type.Object({
   additionalRequirements: Type.Object({ userIdRequired: Type.Boolean() }),
 });
 
+/**
+ * A product in the live service's shapes (an account with `shapes: service`, docs/compatibility.md):
+ * `fixedRecipientToSenderDenominationsMap` is one object, recipient amount -> sender amount.
+ */
+export const ServiceProduct = Type.Object({
+  ...Product.properties,
+  fixedRecipientToSenderDenominationsMap: Type.Record(Type.String(), Type.Number()),
+});
+
+export const ProductPage = Paged(ServiceProduct);
+
+/** Each answer in the account's shapes: the first is `documented`, the second `service`. */
+export const ProductList = Type.Union([Type.Array(Product), ProductPage]);
+export const CountryProducts = Type.Union([Type.Array(Product), Type.Array(ServiceProduct)]);
+export const OneProduct = Type.Union([Product, ServiceProduct]);
+
 export const BrandRedeemInstruction = Type.Object({
   brandId: Type.Integer(),
   brandName: Type.String(),
@@ -73,6 +89,9 @@ export const Discount = Type.Object({
   }),
   discountPercentage: Type.Number(),
 });
+
+export const DiscountPage = Paged(Discount);
+export const DiscountList = Type.Union([Type.Array(Discount), DiscountPage]);
 
 // ---- requests
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { pagingQuery } from '../../../http/paging.ts';
+import { Paged, pagingQuery } from '../../../http/paging.ts';
 import { BalanceInfo, DateTimeText, StringEnum } from '../../../http/schemas.ts';
 
 /**
@@ -64,6 +64,9 @@ export const Transaction = Type.Object({
   preOrdered: Type.Boolean(),
   balanceInfo: BalanceInfo,
 });
+/** The reports list in the account's shapes: a bare array (`documented`) or the paged wrapper (`service`). */
+export const TransactionPage = Paged(Transaction);
+export const TransactionList = Type.Union([Type.Array(Transaction), TransactionPage]);
 
 /** Documentation only: the cards route writes its JSON by hand so long digit strings stay exact. */
 export const RedeemCodes = Type.Array(

@@ -68,6 +68,7 @@ export function createConsoleService(deps: {
         status: r.status,
         dailyCountLimit: r.daily_count_limit,
         dailyAmountLimit: r.daily_amount_limit === null ? null : dec(r.daily_amount_limit).toNumber(),
+        shapes: r.shapes,
         createdAt: formatDateTime(r.created_at),
       }));
     },

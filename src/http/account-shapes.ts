@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { AccountShapes } from '../db/schema.ts';
+import type { Principal } from '../modules/auth/index.ts';
+
+/**
+ * Which shapes a gift card answer takes, chosen by the caller's account (docs/compatibility.md):
+ * `documented` (the gift card spec's, the default) or `service` (the live service's: the paged
+ * wrapper on the paged lists, the denominations map as one object, the error's `timeStamp` as text).
+ * Installed on the gift card bases only, after the token is checked: an answer made before the
+ * account is known (a 401, an unknown path) is always documented.
+ *
+ * @example
+ * installAccountShapes(product, (principal) => accounts.require(principal.accountId).then((a) => a.shapes));
+ * // in a handler: shapesOf(request) === 'service' ? pagedWrapper(items, page, total) : items
+ */
+declare module 'fastify' {
+  interface FastifyRequest {
+    shapes: AccountShapes;
+  }
+}
+
+export function installAccountShapes(
+  app: FastifyInstance,
+  shapesOf: (principal: Principal) => AccountShapes | undefined | Promise<AccountShapes>,
+) {
+  app.addHook('onRequest', async (request) => {
+    if (!request.principal) return;
+    try {
+      request.shapes = (await shapesOf(request.principal)) ?? 'documented';
+    } catch {
+      // The account could not be read (the database away): the handler meets the same failure and
+      // answers it; the envelope is then the documented one.
+    }
+  });
+}
+
+/** The shapes the answer to this request takes. */
+export function shapesOf(request: { shapes?: AccountShapes }): AccountShapes {
+  return request.shapes ?? 'documented';
+}
