@@ -63,7 +63,7 @@ describe('account shapes: service', () => {
     assert.equal(paged.body.totalElements, bare.body.length);
     assert.equal(paged.body.content.length, bare.body.length);
     for (const [i, p] of paged.body.content.entries()) {
-      const same = bare.body[i];
+      const same: Record<string, any> = bare.body[i];
       assert.deepEqual(p, {
         ...same,
         fixedRecipientToSenderDenominationsMap: asObject(same.fixedRecipientToSenderDenominationsMap),
