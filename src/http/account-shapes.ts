@@ -38,3 +38,7 @@ export function installAccountShapes(
 export function shapesOf(request: { shapes?: AccountShapes }): AccountShapes {
   return request.shapes ?? 'documented';
 }
+
+/** How the OpenAPI documents tell the two shapes of an answer apart (its `oneOf` or `anyOf`). */
+export const SHAPES_NOTE =
+  "The first shape for accounts with the documented shapes (the default), the second for accounts with the service's shapes.";

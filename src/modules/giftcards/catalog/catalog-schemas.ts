@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
+import { SHAPES_NOTE } from '../../../http/account-shapes.ts';
 import { Paged, pagingQuery } from '../../../http/paging.ts';
-import { StringEnum } from '../../../http/schemas.ts';
+import { OneOf, StringEnum } from '../../../http/schemas.ts';
 
 /**
  * The schemas of the catalog endpoints (giftcards.md #3–#13): each drives the request's validation,
@@ -54,10 +55,16 @@ export const ServiceProduct = Type.Object({
 
 export const ProductPage = Paged(ServiceProduct);
 
-/** Each answer in the account's shapes: the first is `documented`, the second `service`. */
-export const ProductList = Type.Union([Type.Array(Product), ProductPage]);
-export const CountryProducts = Type.Union([Type.Array(Product), Type.Array(ServiceProduct)]);
-export const OneProduct = Type.Union([Product, ServiceProduct]);
+/**
+ * Each answer in the account's shapes (docs/compatibility.md): the first is `documented`, the second
+ * `service`. A country's list is a bare array in both, and an empty one fits both (`anyOf`).
+ */
+export const ProductList = OneOf([Type.Array(Product), ProductPage], { description: SHAPES_NOTE });
+export const CountryProducts = Type.Union([Type.Array(Product), Type.Array(ServiceProduct)], {
+  description: SHAPES_NOTE,
+});
+// anyOf: the two differ by one field's type, which OpenAPI linters do not take as exclusive.
+export const OneProduct = Type.Union([Product, ServiceProduct], { description: SHAPES_NOTE });
 
 export const BrandRedeemInstruction = Type.Object({
   brandId: Type.Integer(),
@@ -91,7 +98,7 @@ export const Discount = Type.Object({
 });
 
 export const DiscountPage = Paged(Discount);
-export const DiscountList = Type.Union([Type.Array(Discount), DiscountPage]);
+export const DiscountList = OneOf([Type.Array(Discount), DiscountPage], { description: SHAPES_NOTE });
 
 // ---- requests
 

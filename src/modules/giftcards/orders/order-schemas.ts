@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { SHAPES_NOTE } from '../../../http/account-shapes.ts';
 import { Paged, pagingQuery } from '../../../http/paging.ts';
-import { BalanceInfo, DateTimeText, StringEnum } from '../../../http/schemas.ts';
+import { BalanceInfo, DateTimeText, OneOf, StringEnum } from '../../../http/schemas.ts';
 
 /**
  * The schemas of `POST /orders`, the transaction reports and the redeem codes (giftcards.md
@@ -66,7 +67,9 @@ export const Transaction = Type.Object({
 });
 /** The reports list in the account's shapes: a bare array (`documented`) or the paged wrapper (`service`). */
 export const TransactionPage = Paged(Transaction);
-export const TransactionList = Type.Union([Type.Array(Transaction), TransactionPage]);
+export const TransactionList = OneOf([Type.Array(Transaction), TransactionPage], {
+  description: SHAPES_NOTE,
+});
 
 /** Documentation only: the cards route writes its JSON by hand so long digit strings stay exact. */
 export const RedeemCodes = Type.Array(
