@@ -388,8 +388,9 @@ function fixedSet(
 function ladderSet(ladder: readonly string[], count: number, rate: Decimal, digits: number): FixedSet {
   const n = Math.min(count, ladder.length);
   const rest = ladder.slice(2);
-  const spread = Array.from({ length: Math.max(0, n - 2) }, (_, i) =>
-    rest[Math.round((i * (rest.length - 1)) / Math.max(1, n - 3))],
+  const spread = Array.from(
+    { length: Math.max(0, n - 2) },
+    (_, i) => rest[Math.round((i * (rest.length - 1)) / Math.max(1, n - 3))],
   );
   const picked = [...new Set([...ladder.slice(0, Math.min(2, n)), ...spread])];
   const out: FixedSet = { usd: [], usdDescriptions: {}, local: [], localDescriptions: {} };
