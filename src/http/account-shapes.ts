@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TSchema } from 'typebox';
 import type { AccountShapes } from '../db/schema.ts';
 import type { Principal } from '../modules/auth/index.ts';
 
@@ -42,3 +43,21 @@ export function shapesOf(request: { shapes?: AccountShapes }): AccountShapes {
 /** How the OpenAPI documents tell the two shapes of an answer apart (its `oneOf` or `anyOf`). */
 export const SHAPES_NOTE =
   "The first shape for accounts with the documented shapes (the default), the second for accounts with the service's shapes.";
+
+/**
+ * Sends `body` serialised by `schema`, the one shape it is in. The route's response schema (what
+ * validates and documents the answer) is the `oneOf` of both shapes, and fast-json-stringify picks
+ * a `oneOf` branch by validating the whole answer against each: measured 0.3–0.5 ms more for a list
+ * of 200 products here. The bytes are the same either way. `schema` must be a constant: its
+ * serialiser is compiled once per route and kept.
+ *
+ * @example
+ * return sendShaped(reply, shapesOf(request) === 'service' ? TransactionPage : TransactionArray, body);
+ */
+export function sendShaped(reply: FastifyReply, schema: TSchema, body: unknown) {
+  const serialize = reply.compileSerializationSchema(schema as unknown as Record<string, unknown>, '200');
+  return reply
+    .type('application/json; charset=utf-8')
+    .serializer((payload: unknown) => serialize(payload as Record<string, unknown>))
+    .send(body);
+}

@@ -79,6 +79,21 @@ describe('account shapes: service', () => {
     );
   });
 
+  test('both shapes are sent as JSON with the headers of every other answer', async () => {
+    const untouched = await documented.get('/product-categories');
+    for (const answer of [
+      await documented.get('/products?size=2'),
+      await service.get('/products?size=2'),
+      await documented.get('/reports/transactions'),
+      await service.get('/reports/transactions'),
+      await service.get('/products/11'),
+    ]) {
+      assert.equal(answer.status, 200);
+      assert.equal(answer.headers['content-type'], untouched.headers['content-type']);
+      assert.equal(answer.text, JSON.stringify(answer.body));
+    }
+  });
+
   test('GET /products pages: number and pageable are 0-based, totals count every match', async () => {
     const all = (await documented.get('/products?countryCode=US&size=1000')).body;
     const second = await service.get('/products?countryCode=US&page=2&size=3');

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { shapesOf } from '../../../http/account-shapes.ts';
+import { sendShaped, shapesOf } from '../../../http/account-shapes.ts';
 import { pagedWrapper, toLimitOffset } from '../../../http/paging.ts';
 import { principalOf } from '../../../http/request-context.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
@@ -55,39 +55,39 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
         response: { 200: S.CountryProducts },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const iso = catalog.country(request.params.countrycode).isoName;
       const { env, currency } = await who(request);
-      const products = await catalog.products(
-        env,
-        currency,
-        { countryCode: iso },
-        toLimitOffset(request.query),
-      );
+      const page = toLimitOffset(request.query);
+      const products = await catalog.products(env, currency, { countryCode: iso }, page);
       // The service answers this list bare too (its Java SDK reads a List here).
-      return shapesOf(request) === 'service' ? products.map(serviceProductView) : products;
+      if (shapesOf(request) === 'documented') return sendShaped(reply, S.ProductArray, products);
+      return sendShaped(reply, S.ServiceProductArray, products.map(serviceProductView));
     },
   );
 
   app.get(
     '/products',
     { config: CACHED, schema: { querystring: S.ProductsQuery, response: { 200: S.ProductList } } },
-    async (request) => {
+    async (request, reply) => {
       const { env, currency } = await who(request);
       const page = toLimitOffset(request.query);
-      if (shapesOf(request) === 'documented') return catalog.products(env, currency, request.query, page);
+      if (shapesOf(request) === 'documented') {
+        return sendShaped(reply, S.ProductArray, await catalog.products(env, currency, request.query, page));
+      }
       const { items, total } = await catalog.productPage(env, currency, request.query, page);
-      return pagedWrapper(items.map(serviceProductView), page, total);
+      return sendShaped(reply, S.ProductPage, pagedWrapper(items.map(serviceProductView), page, total));
     },
   );
 
   app.get(
     '/products/:productId',
     { config: CACHED, schema: { params: S.ProductIdParams, response: { 200: S.OneProduct } } },
-    async (request) => {
+    async (request, reply) => {
       const { env, currency } = await who(request);
       const product: ProductView = await catalog.product(env, currency, request.params.productId);
-      return shapesOf(request) === 'service' ? serviceProductView(product) : product;
+      if (shapesOf(request) === 'documented') return sendShaped(reply, S.Product, product);
+      return sendShaped(reply, S.ServiceProduct, serviceProductView(product));
     },
   );
 
@@ -121,12 +121,14 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
   app.get(
     '/discounts',
     { config: CACHED, schema: { querystring: S.PagingQuery, response: { 200: S.DiscountList } } },
-    async (request) => {
+    async (request, reply) => {
       const env = principalOf(request).environment;
       const page = toLimitOffset(request.query);
-      if (shapesOf(request) === 'documented') return catalog.discounts(env, page);
+      if (shapesOf(request) === 'documented') {
+        return sendShaped(reply, S.DiscountArray, await catalog.discounts(env, page));
+      }
       const { items, total } = await catalog.discountPage(env, page);
-      return pagedWrapper(items, page, total);
+      return sendShaped(reply, S.DiscountPage, pagedWrapper(items, page, total));
     },
   );
 

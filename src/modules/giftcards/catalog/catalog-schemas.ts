@@ -59,10 +59,10 @@ export const ProductPage = Paged(ServiceProduct);
  * Each answer in the account's shapes (docs/compatibility.md): the first is `documented`, the second
  * `service`. A country's list is a bare array in both, and an empty one fits both (`anyOf`).
  */
-export const ProductList = OneOf([Type.Array(Product), ProductPage], { description: SHAPES_NOTE });
-export const CountryProducts = Type.Union([Type.Array(Product), Type.Array(ServiceProduct)], {
-  description: SHAPES_NOTE,
-});
+export const ProductArray = Type.Array(Product);
+export const ServiceProductArray = Type.Array(ServiceProduct);
+export const ProductList = OneOf([ProductArray, ProductPage], { description: SHAPES_NOTE });
+export const CountryProducts = Type.Union([ProductArray, ServiceProductArray], { description: SHAPES_NOTE });
 // anyOf: the two differ by one field's type, which OpenAPI linters do not take as exclusive.
 export const OneProduct = Type.Union([Product, ServiceProduct], { description: SHAPES_NOTE });
 
@@ -98,7 +98,8 @@ export const Discount = Type.Object({
 });
 
 export const DiscountPage = Paged(Discount);
-export const DiscountList = OneOf([Type.Array(Discount), DiscountPage], { description: SHAPES_NOTE });
+export const DiscountArray = Type.Array(Discount);
+export const DiscountList = OneOf([DiscountArray, DiscountPage], { description: SHAPES_NOTE });
 
 // ---- requests
 

@@ -1,4 +1,4 @@
-import { shapesOf } from '../../../http/account-shapes.ts';
+import { sendShaped, shapesOf } from '../../../http/account-shapes.ts';
 import { pagedWrapper, toLimitOffset } from '../../../http/paging.ts';
 import { principalOf } from '../../../http/request-context.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
@@ -17,13 +17,15 @@ export function orderRoutes(app: TypedApp, deps: { orders: OrderService; reports
   app.get(
     '/reports/transactions',
     { schema: { querystring: S.ReportsQuery, response: { 200: S.TransactionList } } },
-    async (request) => {
+    async (request, reply) => {
       const page = toLimitOffset(request.query);
       const query = { ...request.query, ...page };
-      if (shapesOf(request) === 'documented') return reports.list(principalOf(request), query);
+      if (shapesOf(request) === 'documented') {
+        return sendShaped(reply, S.TransactionArray, await reports.list(principalOf(request), query));
+      }
       // The service's shapes (http/account-shapes.ts): the paged wrapper, with the total count.
       const { items, total } = await reports.page(principalOf(request), query);
-      return pagedWrapper(items, page, total);
+      return sendShaped(reply, S.TransactionPage, pagedWrapper(items, page, total));
     },
   );
 

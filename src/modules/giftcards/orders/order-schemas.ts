@@ -67,9 +67,8 @@ export const Transaction = Type.Object({
 });
 /** The reports list in the account's shapes: a bare array (`documented`) or the paged wrapper (`service`). */
 export const TransactionPage = Paged(Transaction);
-export const TransactionList = OneOf([Type.Array(Transaction), TransactionPage], {
-  description: SHAPES_NOTE,
-});
+export const TransactionArray = Type.Array(Transaction);
+export const TransactionList = OneOf([TransactionArray, TransactionPage], { description: SHAPES_NOTE });
 
 /** Documentation only: the cards route writes its JSON by hand so long digit strings stay exact. */
 export const RedeemCodes = Type.Array(
