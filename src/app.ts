@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import { AppError, ERROR_CODES } from './errors/error-codes.ts';
+import { installAccountShapes } from './http/account-shapes.ts';
 import { installAuthHook } from './http/auth-hook.ts';
 import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('base', null);
   app.decorateRequest('principal', null);
+  app.decorateRequest('shapes', 'documented');
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     request.base = (request.raw as { airgiftBase?: typeof request.base }).airgiftBase ?? null;
@@ -154,9 +156,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const keptAnswers = createKeptAnswers({
     changes: services.changes,
     clock: services.clock,
+    // The account's shapes too: a gift card answer differs by them (http/account-shapes.ts).
     profileOf: (principal) => {
       const account = accounts.peek(principal.accountId);
-      return account && `${account.currencyCode}/${account.countryCode}`;
+      return account && `${account.currencyCode}/${account.countryCode}/${account.shapes}`;
     },
     loadProfile: (principal) => accounts.require(principal.accountId),
     balanceVersionOf: (principal) =>
@@ -179,6 +182,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(
       async (product) => {
         installAuthHook(product, services.tokens, defaultScope);
+        // Before the rate limit, so that its 429 takes the account's shapes too.
+        if (kind === 'giftcards') {
+          installAccountShapes(
+            product,
+            (principal) =>
+              accounts.peek(principal.accountId)?.shapes ??
+              accounts.require(principal.accountId).then((account) => account.shapes),
+          );
+        }
         installAccountRateLimit(product, deps.rateLimiter, config);
         installResponseCache(product, keptAnswers, defaultScope);
         routes(product.withTypeProvider<TypeBoxTypeProvider>());

@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import type { AccountDetails, Environment } from '../../sdk/src/index.ts';
+import { Argument, type Command } from 'commander';
+import type { AccountDetails, AccountShapes, Environment } from '../../sdk/src/index.ts';
 import {
   columns,
   environmentOption,
@@ -110,6 +110,21 @@ export function addAccountCommands(program: Command, run: Run): void {
           ...(o.dailyAmountLimit !== undefined && { dailyAmountLimit: noneAsNull(o.dailyAmountLimit) }),
         });
         return { json: a, text: table(a) };
+      }),
+    );
+
+  leaf(accounts, 'shapes', "which shapes the account's gift card answers take (docs/compatibility.md)")
+    .argument('<id>', 'account id', wholeNumber)
+    .addArgument(
+      new Argument(
+        '<shapes>',
+        "documented (the spec's, the default) or service (the live service's, for its official SDKs)",
+      ).choices(['documented', 'service']),
+    )
+    .action((id: number, shapes: AccountShapes, o: JsonOption) =>
+      run(o.json, async (admin) => {
+        const a = await admin.accounts.setShapes(id, shapes);
+        return { json: a, text: `account ${a.accountId} answers the ${a.shapes} shapes` };
       }),
     );
 

@@ -18,9 +18,14 @@ export interface AccountsTable {
   status: 'ACTIVE' | 'INACTIVE';
   daily_count_limit: number | null;
   daily_amount_limit: Numeric | null;
+  /** Which shapes the account's gift card answers take (migration 0019). */
+  shapes: Generated<AccountShapes>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
+
+/** 'documented': the gift card spec's shapes; 'service': the live service's (docs/compatibility.md). */
+export type AccountShapes = 'documented' | 'service';
 
 export interface CredentialsTable {
   client_id: string;

@@ -4,7 +4,7 @@ import { OAUTH_ERRORS } from '../errors/oauth-error.ts';
 import type { Base, BaseKind } from './bases.ts';
 import { MOUNTS } from './bases.ts';
 import { referencePageRoutes } from './reference-pages.ts';
-import { ErrorEnvelope } from './schemas.ts';
+import { ErrorEnvelope, GiftcardErrorEnvelope } from './schemas.ts';
 
 /**
  * OpenAPI 3.1 documents generated from the same route schemas that validate requests and shape
@@ -156,7 +156,7 @@ function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], 
   const schemas: Record<string, unknown> = { ...lifter.components() };
   applyLimits(paths, schemas, options);
   if (kind === 'auth') schemas.OAuthError = OAuthError;
-  else schemas.ErrorEnvelope = lifter.lift(ErrorEnvelope);
+  else schemas.ErrorEnvelope = lifter.lift(kind === 'giftcards' ? GiftcardErrorEnvelope : ErrorEnvelope);
   return {
     openapi: '3.1.0',
     info: {

@@ -11,6 +11,7 @@ import {
   pager,
   rerender,
   searchForm,
+  shapesForm,
 } from '../shared/widgets.ts';
 
 /**
@@ -94,6 +95,7 @@ const account: PageDef = {
       account: AccountLine & {
         dailyCountLimit: number | null;
         dailyAmountLimit: number | null;
+        shapes: string;
         balances: Record<Env, { balance: number }>;
         credentials: {
           clientId: string;
@@ -216,6 +218,9 @@ const account: PageDef = {
             return 'Limits saved.';
           },
         ),
+        shapesForm(a.shapes, async (shapes) => {
+          await post(`/api/accounts/${id}/shapes`, { shapes });
+        }),
       ),
       table(
         'Credentials',

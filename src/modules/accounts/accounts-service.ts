@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, Environment } from '../../db/schema.ts';
+import type { AccountShapes, Database, Environment } from '../../db/schema.ts';
 import { AppError, type ErrorDetail } from '../../errors/error-codes.ts';
 import { type ChangeVersions, ClearableCache } from '../../lib/change-versions.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -189,6 +189,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       status: a.status,
       dailyCountLimit: a.dailyCountLimit,
       dailyAmountLimit: a.dailyAmountLimit === null ? null : dec(a.dailyAmountLimit).toNumber(),
+      shapes: a.shapes,
       createdAt: formatDateTime(a.createdAt),
     };
   }
@@ -204,6 +205,8 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       status?: 'ACTIVE' | 'INACTIVE';
       dailyCountLimit?: number | null;
       dailyAmountLimit?: string | number | null;
+      /** The account's gift card shapes (docs/compatibility.md); both environments, every credential. */
+      shapes?: AccountShapes;
     },
   ) {
     const account = await require(accountId);

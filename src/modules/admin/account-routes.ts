@@ -8,6 +8,7 @@ import {
   Account,
   AccountDetail,
   AccountPage,
+  AccountShapes,
   Audit,
   BalanceChange,
   CreatedAccount,
@@ -44,6 +45,7 @@ const UpdateAccountBody = Type.Object(
     status: Type.Optional(Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')])),
     dailyCountLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
     dailyAmountLimit: Type.Optional(Type.Union([Amount, Type.Null()])),
+    shapes: Type.Optional(AccountShapes),
   },
   { additionalProperties: false },
 );

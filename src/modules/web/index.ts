@@ -70,7 +70,7 @@ export function createWebServices(deps: WebDeps) {
       },
     },
   });
-  const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db) });
+  const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db), audit });
   const console = createConsoleService({ ...deps, repository: consoleRepository(db), audit, users });
   return { users, audit, dashboard, console };
 }

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { AccountShapes } from '../../admin/index.ts';
 
 /** The dashboard's JSON: one schema per endpoint for validation, answers and its OpenAPI document. */
 export const Environment = Type.Union([Type.Literal('live'), Type.Literal('sandbox')]);
@@ -171,3 +172,6 @@ export const DocLinks = Type.Object({
     Type.Object({ product: Type.String(), value: Type.String(), outcome: Type.String() }),
   ),
 });
+
+/** The account's settings the customer changes on the dashboard (issue 27: the gift card shapes). */
+export const Settings = Type.Object({ shapes: AccountShapes }, { additionalProperties: false });
