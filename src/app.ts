@@ -28,6 +28,7 @@ import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
+import { auditAdminRoutes, installAuditHook } from './modules/audit/index.ts';
 import { TOKEN_API_DOCS, tokenRoutes } from './modules/auth/index.ts';
 import { catalogSyncAdminRoutes } from './modules/catalog-sync/index.ts';
 import {
@@ -220,6 +221,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         now: () => services.clock.now().getTime(),
         onRefused: () => services.metrics.adminLockout(),
       });
+      // every change made with the admin key (and so the CLI): one audit line per mutating route
+      installAuditHook(admin, {
+        channel: 'admin',
+        audit: services.audit,
+        actorOf: (request) =>
+          request.adminKeyId
+            ? { kind: 'admin-key', id: request.adminKeyId, label: `admin key ${request.adminKeyId}` }
+            : null,
+        onError: (error, line) =>
+          admin.log.error({ err: error, action: line.action }, 'audit line not written'),
+      });
       metricsRoute(admin, services.metrics);
       installChangeAnnouncer(admin, services.changes);
       accountAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.accounts, services.ledger);
@@ -233,10 +245,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       webAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), {
         users: services.web.users,
         accounts: services.accounts,
-        audit: services.web.audit,
         dashboardUrl: config.dashboardUrl,
         consoleUrl: config.consoleUrl,
       });
+      auditAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.audit);
       docsRoutes(admin, openapi, { kind: 'admin', bases: bases.all });
     },
     { prefix: MOUNTS.admin },

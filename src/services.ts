@@ -9,6 +9,7 @@ import { createChangeVersions } from './lib/change-versions.ts';
 import type { Clock } from './lib/clock.ts';
 import { derivedKey, textSealer } from './lib/sealed-text.ts';
 import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
+import { createAudit } from './modules/audit/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
 import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
 import { cardCodesKey, createGiftcardServices } from './modules/giftcards/index.ts';
@@ -99,8 +100,11 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     giftcards.catalog.invalidate();
     topups.source.invalidate();
   });
+  // every change of every channel, one hash-chained line each (modules/audit)
+  const audit = createAudit(db.kysely, clock);
   const web = createWebServices({
     upstreams,
+    audit,
     db: db.kysely,
     clock,
     config,
@@ -181,6 +185,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     webhooks,
     catalogSync,
     web,
+    audit,
     worker,
     changes,
     clock,

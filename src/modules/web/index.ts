@@ -1,6 +1,7 @@
 /**
  * The web module: the account dashboard and the operator console (issue 10), their users and
- * sessions, the console's audit log, and the admin API routes that invite users and operators.
+ * sessions, and the admin API routes that invite users and operators. Their changes go to the audit
+ * log (modules/audit) through each page's audit hook (web-pages.ts).
  * The pages' front-end lives in `web/` at the repository root (bundled by `npm run build`, see
  * web-assets.ts).
  */
@@ -11,12 +12,12 @@ import type { ChangeVersions } from '../../lib/change-versions.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { TextSealer } from '../../lib/sealed-text.ts';
 import type { AccountsService } from '../accounts/index.ts';
+import type { AuditLog } from '../audit/index.ts';
 import type { GiftcardServices } from '../giftcards/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Fx } from '../reference/index.ts';
 import type { Topups } from '../topups/index.ts';
 import type { UpstreamService } from '../upstream/index.ts';
-import { createAuditLog } from './audit-log.ts';
 import { consoleRepository } from './console/console-repository.ts';
 import { createConsoleService } from './console/console-service.ts';
 import { dashboardRepository } from './dashboard/dashboard-repository.ts';
@@ -44,6 +45,8 @@ export interface WebDeps {
   totpSealer: TextSealer;
   /** Live fulfilment's upstreams: their status on the console's catalogue page. */
   upstreams?: Pick<UpstreamService, 'show'>;
+  /** The audit log: its pages in the console, the lines of both pages' changes. */
+  audit: AuditLog;
 }
 
 /**
@@ -54,13 +57,11 @@ export interface WebDeps {
  * await web.users.createWithPassword('customer', 'sandbox@example.com', 2);
  */
 export function createWebServices(deps: WebDeps) {
-  const { db, clock, config } = deps;
-  const audit = createAuditLog(db, clock);
+  const { db, clock, config, audit } = deps;
   const users = createUsersService({
     repository: usersRepository(db),
     clock,
     sealer: deps.totpSealer,
-    audit,
     settings: {
       sessionHours: config.webSessionHours,
       lockout: {
@@ -70,8 +71,8 @@ export function createWebServices(deps: WebDeps) {
       },
     },
   });
-  const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db), audit });
-  const console = createConsoleService({ ...deps, repository: consoleRepository(db), audit, users });
+  const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db) });
+  const console = createConsoleService({ ...deps, repository: consoleRepository(db), users });
   return { users, audit, dashboard, console };
 }
 

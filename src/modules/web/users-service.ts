@@ -6,7 +6,6 @@ import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/pas
 import type { TextSealer } from '../../lib/sealed-text.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
 import { base32Decode, base32Encode, matchingStep, newTotpSecret, otpauthUri } from '../../lib/totp.ts';
-import type { AuditLog } from './audit-log.ts';
 import type { UsersRepository, WebUserRow } from './users-repository.ts';
 import type { WebUserKind } from './web-tables.ts';
 
@@ -58,16 +57,8 @@ export function createUsersService(deps: {
   settings: UsersSettings;
   /** seals TOTP secrets at rest */
   sealer: TextSealer;
-  /** where an operator's own security changes are recorded (the console's audit log) */
-  audit?: AuditLog;
 }) {
   const { repository, clock, settings, sealer } = deps;
-
-  /** An operator's change of their own two-step sign-in goes to the audit log (a console mutation). */
-  async function audited(user: WebUserRow, action: string, ip: string | null) {
-    if (user.kind !== 'operator' || !deps.audit) return;
-    await deps.audit.record({ userId: user.id, actor: user.email, action, target: user.email, ip });
-  }
 
   function present(user: WebUserRow) {
     return {
@@ -243,7 +234,6 @@ export function createUsersService(deps: {
       throw new AppError('INVALID_REQUEST', 'Nothing to confirm: start the enrolment first');
     }
     await checkCode(user, code, ip, 'pending');
-    await audited(user, 'operator.totp-on', ip);
     return { totpEnabled: true };
   }
 
@@ -252,7 +242,6 @@ export function createUsersService(deps: {
     if (!user.totpEnabled) throw new AppError('INVALID_REQUEST', 'Two-step sign-in is off already');
     await checkCode(user, code, ip, 'enabled');
     await repository.setTotpSecret(user.id, null);
-    await audited(user, 'operator.totp-off', ip);
     return { totpEnabled: false };
   }
 
@@ -267,6 +256,9 @@ export function createUsersService(deps: {
     await repository.deleteSession(sha256(token));
   }
 
+  /** The user of that kind with that e-mail, if any (who signed in: the audit log's actor). */
+  const find = (kind: WebUserKind, email: string) => repository.findByEmail(kind, email);
+
   async function list(kind: WebUserKind, accountId?: number) {
     return (await repository.listUsers(kind, accountId)).map(present);
   }
@@ -279,6 +271,7 @@ export function createUsersService(deps: {
     session,
     signOut,
     list,
+    find,
     enrolTotp,
     confirmTotp,
     disableTotp,

@@ -4,6 +4,7 @@ import type { Base, WebPage } from '../../http/bases.ts';
 import type { OpenApiRegistry } from '../../http/openapi.ts';
 import { docsRoutes } from '../../http/openapi.ts';
 import type { AccountsService } from '../accounts/index.ts';
+import { installAuditHook } from '../audit/index.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
 import type { WebServices } from './index.ts';
@@ -13,8 +14,8 @@ import { installWebSession, type WebSessionOptions } from './web-session.ts';
 
 /**
  * One page's plugin (dashboard or console), registered at its mount: security headers, the session
- * hook, the shell and bundle, sign-in/out, the page's JSON endpoints and its OpenAPI document
- * (`{base}/openapi.json`, `{base}/docs`).
+ * hook, the audit hook (every change, one line: modules/audit), the shell and bundle, sign-in/out,
+ * the page's JSON endpoints and its OpenAPI document (`{base}/openapi.json`, `{base}/docs`).
  */
 export async function webPages(
   app: FastifyInstance,
@@ -37,6 +38,21 @@ export async function webPages(
   };
   installPageHeaders(app);
   installWebSession(app, session);
+  installAuditHook(app, {
+    channel: deps.page,
+    audit: deps.web.audit,
+    // the signed-in user; on sign-in and on accepting an invitation, the user the answer names
+    actorOf: async (request, answer) => {
+      const email = (answer as { email?: unknown } | null)?.email;
+      const user =
+        request.webUser ??
+        (typeof email === 'string' ? await deps.web.users.find(session.kind, email) : null);
+      return user ? { kind: user.kind, id: String(user.id), label: user.email } : null;
+    },
+    // a dashboard user changes their own account only
+    accountOf: (request) => request.webUser?.accountId ?? null,
+    onError: (error, line) => app.log.error({ err: error, action: line.action }, 'audit line not written'),
+  });
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   await pageRoutes(
     app,
@@ -56,6 +72,7 @@ export async function webPages(
     consoleRoutes(typed, {
       console: deps.web.console,
       users: deps.web.users,
+      audit: deps.web.audit,
       dashboardUrl: deps.dashboardUrl,
     });
   }

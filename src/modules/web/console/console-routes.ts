@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypedApp } from '../../../http/schemas.ts';
 import {
@@ -9,17 +8,25 @@ import {
   BalanceChange,
   CreatedAccount,
 } from '../../admin/index.ts';
+import {
+  type AuditedRequest,
+  type AuditLog,
+  AuditPage,
+  AuditQuery,
+  AuditVerification,
+  params,
+} from '../../audit/index.ts';
 import { TopupOperatorStatus } from '../../topups/index.ts';
 import { UpstreamSchema } from '../../upstream/index.ts';
-import { AuditPage, Invitation } from '../admin/web-admin-routes.ts';
+import { Invitation } from '../admin/web-admin-routes.ts';
 import { Environment, EnvironmentQuery, Revoked, WebUser } from '../dashboard/dashboard-schemas.ts';
 import type { UsersService } from '../users-service.ts';
-import { webUserOf } from '../web-session.ts';
-import type { ConsoleService, Operator } from './console-service.ts';
+import type { ConsoleService } from './console-service.ts';
 
 /**
- * The console's JSON endpoints: thin, each calls the console service with the signed-in operator
- * (e-mail and IP, for the audit log).
+ * The console's JSON endpoints: thin, each calls the console service. Every mutation's audit line
+ * (the signed-in operator, what, on what, before and after) is written by the console's audit hook
+ * from the route's `config.audit` (modules/audit/audit-hook.ts).
  */
 const AccountIdParams = Type.Object({ accountId: Type.Integer({ minimum: 1 }) });
 const Amount = Type.Union([Type.Number(), Type.String({ pattern: '^-?\\d+(\\.\\d+)?$' })]);
@@ -30,16 +37,22 @@ const Paging = {
 const ProductName = Type.Union([Type.Literal('giftcards'), Type.Literal('topups')]);
 const Product = Type.Union([Type.Literal('all'), Type.Literal('giftcards'), Type.Literal('topups')]);
 
-const operatorOf = (request: FastifyRequest): Operator => {
-  const user = webUserOf(request);
-  return { id: user.id, email: user.email, ip: request.ip };
-};
+const account = (request: AuditedRequest) => `account ${params(request).accountId}`;
+/** `account.inactive`, `product.active`: the thing and the status the body asks for. */
+const statusAction = (thing: string) => (request: AuditedRequest) =>
+  `${thing}.${String((request.body as { status: string }).status).toLowerCase()}`;
 
 export function consoleRoutes(
   app: TypedApp,
-  deps: { console: ConsoleService; users: UsersService; dashboardUrl: string },
+  deps: { console: ConsoleService; users: UsersService; audit: AuditLog; dashboardUrl: string },
 ) {
   const c = deps.console;
+  const accountBefore = (request: AuditedRequest) => c.show(Number(params(request).accountId));
+  const accountAudit = (action: string | ((request: AuditedRequest) => string)) => ({
+    action,
+    target: account,
+    before: accountBefore,
+  });
 
   app.post(
     '/api/accounts/:accountId/users',
@@ -52,9 +65,9 @@ export function consoleRoutes(
         ),
         response: { 200: Invitation },
       },
+      config: { audit: { action: 'user.invite', target: account } },
     },
-    async (request) =>
-      c.inviteUser(operatorOf(request), request.params.accountId, request.body.email, deps.dashboardUrl),
+    async (request) => c.inviteUser(request.params.accountId, request.body.email, deps.dashboardUrl),
   );
 
   app.get(
@@ -88,10 +101,11 @@ export function consoleRoutes(
         ),
         response: { 200: CreatedAccount },
       },
+      config: { audit: { action: 'account.create', target: (_, made) => `account ${made?.accountId}` } },
     },
     async (request) => {
       const b = request.body;
-      return c.createAccount(operatorOf(request), {
+      return c.createAccount({
         name: b.name,
         currencyCode: b.currency,
         countryCode: b.country,
@@ -125,8 +139,12 @@ export function consoleRoutes(
   ] as const) {
     app.post(
       `/api/accounts/:accountId/${action}`,
-      { schema: { params: AccountIdParams, body: BalanceBody, response: { 200: BalanceChange } } },
-      async (request) => c.changeBalance(operatorOf(request), request.params.accountId, kind, request.body),
+      {
+        schema: { params: AccountIdParams, body: BalanceBody, response: { 200: BalanceChange } },
+        // the answer holds the balance before and after
+        config: { audit: { action: `account.${action}`, target: account } },
+      },
+      async (request) => c.changeBalance(request.params.accountId, kind, request.body),
     );
   }
 
@@ -144,8 +162,9 @@ export function consoleRoutes(
         ),
         response: { 200: Account },
       },
+      config: { audit: accountAudit('account.limits') },
     },
-    async (request) => c.update(operatorOf(request), request.params.accountId, request.body),
+    async (request) => c.update(request.params.accountId, request.body),
   );
 
   app.post(
@@ -159,9 +178,9 @@ export function consoleRoutes(
         ),
         response: { 200: Account },
       },
+      config: { audit: accountAudit(statusAction('account')) },
     },
-    async (request) =>
-      c.update(operatorOf(request), request.params.accountId, { status: request.body.status }),
+    async (request) => c.update(request.params.accountId, { status: request.body.status }),
   );
 
   // Issue 27: which shapes the account's gift card answers take (docs/compatibility.md).
@@ -173,9 +192,9 @@ export function consoleRoutes(
         body: Type.Object({ shapes: AccountShapes }, { additionalProperties: false }),
         response: { 200: Account },
       },
+      config: { audit: accountAudit('account.shapes') },
     },
-    async (request) =>
-      c.update(operatorOf(request), request.params.accountId, { shapes: request.body.shapes }),
+    async (request) => c.update(request.params.accountId, { shapes: request.body.shapes }),
   );
 
   app.post(
@@ -185,8 +204,9 @@ export function consoleRoutes(
         params: Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 200 }) }),
         response: { 200: Revoked },
       },
+      config: { audit: { action: 'credential.revoke', target: (r) => String(params(r).clientId) } },
     },
-    async (request) => c.revokeCredential(operatorOf(request), request.params.clientId),
+    async (request) => c.revokeCredential(request.params.clientId),
   );
 
   app.get(
@@ -268,8 +288,9 @@ export function consoleRoutes(
         ),
         response: { 200: Type.Object({ productId: Type.Integer(), status: Type.String() }) },
       },
+      config: { audit: { action: statusAction('product'), target: (r) => `product ${params(r).productId}` } },
     },
-    async (request) => c.setProductStatus(operatorOf(request), request.params.productId, request.body.status),
+    async (request) => c.setProductStatus(request.params.productId, request.body.status),
   );
 
   const OperatorLine = Type.Object({
@@ -304,9 +325,14 @@ export function consoleRoutes(
         ),
         response: { 200: TopupOperatorStatus },
       },
+      config: {
+        audit: {
+          action: statusAction('topup-operator'),
+          target: (r) => `topup operator ${params(r).operatorId}`,
+        },
+      },
     },
-    async (request) =>
-      c.setTopupOperatorStatus(operatorOf(request), request.params.operatorId, request.body.status),
+    async (request) => c.setTopupOperatorStatus(request.params.operatorId, request.body.status),
   );
 
   app.get(
@@ -366,19 +392,51 @@ export function consoleRoutes(
         ),
         response: { 200: FxRate },
       },
+      config: {
+        audit: {
+          action: 'fx.set',
+          target: (r) => String(params(r).currencyCode),
+          before: (r) => c.fxRate(String(params(r).currencyCode)),
+        },
+      },
     },
-    async (request) =>
-      c.setFxRate(operatorOf(request), request.params.currencyCode, request.body.unitsPerUsd),
+    async (request) => c.setFxRate(request.params.currencyCode, request.body.unitsPerUsd),
+  );
+
+  // The audit log of every channel: a page, the same as CSV, the walk of the whole chain.
+  app.get(
+    '/api/audit',
+    {
+      schema: {
+        querystring: Type.Object({ ...AuditQuery.properties, ...Paging }),
+        response: { 200: AuditPage },
+      },
+    },
+    async (request) => {
+      const { page: p, size: s, ...filter } = request.query;
+      const size = s ?? 25;
+      const page = p ?? 1;
+      return { ...(await deps.audit.list(filter, { limit: size, offset: (page - 1) * size })), page, size };
+    },
   );
 
   app.get(
-    '/api/audit',
-    { schema: { querystring: Type.Object(Paging), response: { 200: AuditPage } } },
-    async (request) => {
-      const size = request.query.size ?? 25;
-      const page = request.query.page ?? 1;
-      return { items: await c.auditPage({ limit: size, offset: (page - 1) * size }), page, size };
+    '/api/audit.csv',
+    {
+      schema: {
+        querystring: AuditQuery,
+        description: 'The filtered audit lines as CSV (text/csv), newest first, at most 100 000',
+      },
     },
+    async (request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="audit.csv"')
+        .send(await deps.audit.csv(request.query)),
+  );
+
+  app.get('/api/audit/verify', { schema: { response: { 200: AuditVerification } } }, async () =>
+    deps.audit.verify(),
   );
 
   app.get(

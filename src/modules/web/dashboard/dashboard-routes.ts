@@ -4,6 +4,7 @@ import { AppError } from '../../../errors/error-codes.ts';
 import type { Base } from '../../../http/bases.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
+import { params } from '../../audit/index.ts';
 import { ALL_SCOPES } from '../../auth/index.ts';
 import { webUserOf } from '../web-session.ts';
 import {
@@ -53,9 +54,14 @@ export function dashboardRoutes(
     scopes: [...ALL_SCOPES],
   }));
 
+  // Each mutation's audit line is written by the dashboard's audit hook (modules/audit/audit-hook.ts),
+  // with the signed-in user and their account, from the route's `config.audit`.
   app.post(
     '/api/credentials',
-    { schema: { body: CreateCredentialBody, response: { 200: CreatedCredential } } },
+    {
+      schema: { body: CreateCredentialBody, response: { 200: CreatedCredential } },
+      config: { audit: { action: 'credential.create', target: (_, made) => String(made?.clientId) } },
+    },
     async (request) => {
       const { accountId } = accountOf(request);
       return accounts.createCredential(accountId, request.body.environment, request.body.scopes);
@@ -64,7 +70,10 @@ export function dashboardRoutes(
 
   app.post(
     '/api/credentials/:clientId/revoke',
-    { schema: { params: ClientParams, response: { 200: Revoked } } },
+    {
+      schema: { params: ClientParams, response: { 200: Revoked } },
+      config: { audit: { action: 'credential.revoke', target: (r) => String(params(r).clientId) } },
+    },
     async (request) => {
       const { accountId } = accountOf(request);
       const own = await accounts.credentialsOf(accountId);
@@ -118,6 +127,15 @@ export function dashboardRoutes(
     '/api/giftcards/transactions/:transactionId/codes',
     {
       schema: { params: TransactionParams, querystring: EnvironmentQuery, response: { 200: RevealedCodes } },
+      // never the codes: the line says which order's codes were shown
+      config: {
+        audit: {
+          action: 'codes.reveal',
+          target: (r) =>
+            `gift card order ${params(r).transactionId} (${(r.query as { environment: string }).environment})`,
+          after: null,
+        },
+      },
     },
     async (request) => {
       const user = accountOf(request);
@@ -144,14 +162,20 @@ export function dashboardRoutes(
     dashboard.settings(accountOf(request).accountId),
   );
 
-  app.post('/api/settings', { schema: { body: Settings, response: { 200: Settings } } }, async (request) => {
-    const user = webUserOf(request);
-    return dashboard.setShapes(
-      { id: user.id, email: user.email, accountId: user.accountId as number },
-      request.body.shapes,
-      request.ip,
-    );
-  });
+  app.post(
+    '/api/settings',
+    {
+      schema: { body: Settings, response: { 200: Settings } },
+      config: {
+        audit: {
+          action: 'account.shapes',
+          target: (r) => `account ${webUserOf(r).accountId}`,
+          before: (r) => dashboard.settings(webUserOf(r).accountId as number),
+        },
+      },
+    },
+    async (request) => dashboard.setShapes(accountOf(request).accountId, request.body.shapes),
+  );
 
   app.get('/api/docs', { schema: { response: { 200: DocLinks } } }, async () => ({
     bases: deps.bases
