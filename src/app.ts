@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.ts';
 import { AppError, ERROR_CODES } from './errors/error-codes.ts';
 import { installAccountShapes } from './http/account-shapes.ts';
+import { installApiRequestLog } from './http/api-request-log.ts';
 import { installAuthHook } from './http/auth-hook.ts';
 import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -137,8 +138,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   });
 
+  // every product-API request of a known caller, to its account's request log (modules/request-log)
+  const now = () => services.clock.now().getTime();
   await app.register(
     async (auth) => {
+      installApiRequestLog(auth, services.requestLog.sink, now);
       auth.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string' }, (_req, body, done) => {
         // RFC 6749 §3.2: a parameter must not be sent twice; refused like a repeated JSON key.
         const fields = new URLSearchParams(body as string);
@@ -183,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(
       async (product) => {
         installAuthHook(product, services.tokens, defaultScope);
+        installApiRequestLog(product, services.requestLog.sink, now);
         // Before the rate limit, so that its 429 takes the account's shapes too.
         if (kind === 'giftcards') {
           installAccountShapes(
@@ -262,6 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           page,
           web: services.web,
           accounts,
+          requestLog: services.requestLog,
           bases: bases.all,
           openapi,
           errorsUrl: docsUrl,
@@ -294,6 +300,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         limiter: deps.rateLimiter,
         limit: accountRule(config),
         metrics: services.metrics,
+        requestLog: services.requestLog.sink,
+        now,
         log: app.log,
         trustProxy: config.trustedProxies.length > 0,
       }),

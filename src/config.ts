@@ -298,6 +298,12 @@ export const SETTINGS = {
     text,
     'PEM file of extra CA certificates trusted for webhook endpoints (a private CA), besides the system ones.',
   ),
+  requestLogDays: setting(
+    'REQUEST_LOG_DAYS',
+    integer(0, 3650),
+    "How long each account's API request log is kept (the dashboard's Request log), days; 0: no request is logged.",
+    '30',
+  ),
   upstreamSyncMinutes: setting(
     'UPSTREAM_SYNC_MINUTES',
     decimalText(0, 10_080),

@@ -108,6 +108,13 @@ async function main() {
       'webhook endpoint disabled: tell the account',
     ),
   );
+  // At most one line a minute: while the database is away every batch fails (counted in /metrics).
+  let requestLogWarnedAt = 0;
+  runtime.services.requestLog.onWriteError((error, entries) => {
+    if (Date.now() - requestLogWarnedAt < 60_000) return;
+    requestLogWarnedAt = Date.now();
+    app.log.warn({ err: error, entries }, 'API request log: a batch could not be written and was dropped');
+  });
   runtime.services.worker.start(workerError);
 
   installShutdown({
@@ -119,6 +126,7 @@ async function main() {
     },
     steps: [
       { name: 'background worker', run: () => runtime.services.worker.stop() },
+      { name: 'request log', run: () => runtime.services.requestLog.close() },
       { name: 'upstream clients', run: () => runtime.services.upstreams.close() },
       { name: 'rate limiter', run: () => runtime.rateLimiter.close() },
       {

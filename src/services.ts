@@ -17,6 +17,7 @@ import { BALANCE_CHANNEL, createBalanceCache, createLedger } from './modules/led
 import { createMetrics } from './modules/metrics/metrics.ts';
 import { metricsRepository } from './modules/metrics/metrics-repository.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
+import { createApiRequestLog } from './modules/request-log/index.ts';
 import { createTopups, topupView } from './modules/topups/index.ts';
 import { createUpstreamService, upstreamRepository } from './modules/upstream/index.ts';
 import { createWebServices } from './modules/web/index.ts';
@@ -27,6 +28,7 @@ import {
   createWorker,
   giftcardFulfilmentJob,
   leaseOwner,
+  requestLogRetentionJob,
   topupCompletionJob,
   webhookDeliveryJob,
 } from './worker/index.ts';
@@ -158,6 +160,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
         topupView(await topups.reports.get(asAccount(accountId, environment), id), topupsBase(environment)),
     },
   });
+  // every product-API request of each account, written in batches off the request path
+  const requestLog = createApiRequestLog(db.kysely, clock, config.requestLogDays);
   // the one background poller: gift card fulfilment steps and top-up completion, on leased rows
   const leases = createLeases(db.kysely, { owner: leaseOwner(), leaseMs: config.workerLeaseSeconds * 1000 });
   const worker = createWorker({
@@ -169,10 +173,15 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       ...(Number(config.upstreamSyncMinutes) > 0
         ? [catalogueSyncJob(catalogSync, Number(config.upstreamSyncMinutes))]
         : []),
+      ...(config.requestLogDays > 0 ? [requestLogRetentionJob(requestLog)] : []),
     ],
   });
   // request counts and latencies, orders, the job queue: GET /metrics on the admin base
-  const metrics = createMetrics({ repo: metricsRepository(db.kysely), clock });
+  const metrics = createMetrics({
+    repo: metricsRepository(db.kysely),
+    clock,
+    requestLog: () => requestLog.stats(),
+  });
   return {
     ledger,
     accounts,
@@ -186,6 +195,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     catalogSync,
     web,
     audit,
+    requestLog,
     worker,
     changes,
     clock,

@@ -49,7 +49,7 @@ export function formatRfc2822(date: Date): string {
 /**
  * A `startDate`/`endDate` filter as a half-open range [from, to): each is `yyyy-MM-dd` or
  * `yyyy-MM-dd HH:mm:ss` (UTC, as `parseDateTime` reads); a bare end date takes in its whole day, an
- * end time its whole second. Undefined for a bound not given; throws on text that is not a time.
+ * end time its whole minute or second. Undefined for a bound not given; throws on text that is not a time.
  *
  * @example
  * timeRange('2026-11-01', '2026-11-30'); // { from: 2026-11-01T00:00Z, to: 2026-12-01T00:00Z }
@@ -64,7 +64,8 @@ export function timeRange(startDate?: string, endDate?: string): { from?: Date; 
   let to: Date | undefined;
   if (endDate) {
     const end = read('endDate', endDate);
-    to = new Date(end.getTime() + (/^\s*\d{4}-\d{1,2}-\d{1,2}\s*$/.test(endDate) ? 86_400_000 : 1000));
+    const fields = endDate.trim().split(/[ T:]/).length; // date, + hours and minutes, + seconds
+    to = new Date(end.getTime() + (fields === 1 ? 86_400_000 : fields === 3 ? 60_000 : 1000));
   }
   return { from, to };
 }

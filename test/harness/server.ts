@@ -90,6 +90,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     async close() {
       await http.close();
       await listening.close();
+      await runtime.services.requestLog.close();
       await runtime.services.upstreams.close();
       await runtime.rateLimiter.close();
       await db.close();

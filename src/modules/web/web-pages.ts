@@ -5,6 +5,7 @@ import type { OpenApiRegistry } from '../../http/openapi.ts';
 import { docsRoutes } from '../../http/openapi.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import { installAuditHook } from '../audit/index.ts';
+import type { RequestLog } from '../request-log/index.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
 import type { WebServices } from './index.ts';
@@ -23,6 +24,7 @@ export async function webPages(
     page: WebPage;
     web: WebServices;
     accounts: AccountsService;
+    requestLog: RequestLog;
     bases: Base[];
     openapi: OpenApiRegistry;
     errorsUrl: string;
@@ -65,6 +67,7 @@ export async function webPages(
     dashboardRoutes(typed, {
       dashboard: deps.web.dashboard,
       accounts: deps.accounts,
+      requestLog: deps.requestLog,
       bases: deps.bases,
       errorsUrl: deps.errorsUrl,
     });
@@ -73,6 +76,7 @@ export async function webPages(
       console: deps.web.console,
       users: deps.web.users,
       audit: deps.web.audit,
+      requestLog: deps.requestLog,
       dashboardUrl: deps.dashboardUrl,
     });
   }

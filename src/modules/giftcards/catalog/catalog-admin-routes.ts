@@ -44,7 +44,10 @@ export function catalogAdminRoutes(app: TypedApp, catalog: CatalogService) {
       {
         schema: { params: ProductParams, response: { 200: ProductStatus } },
         config: {
-          audit: { action: `product.${status.toLowerCase()}`, target: (r) => `product ${params(r).productId}` },
+          audit: {
+            action: `product.${status.toLowerCase()}`,
+            target: (r) => `product ${params(r).productId}`,
+          },
         },
       },
       (request) => catalog.setStatus(request.params.productId, status),

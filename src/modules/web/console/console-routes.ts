@@ -16,6 +16,7 @@ import {
   AuditVerification,
   params,
 } from '../../audit/index.ts';
+import { type RequestLog, RequestLogPage, RequestLogQuery } from '../../request-log/index.ts';
 import { TopupOperatorStatus } from '../../topups/index.ts';
 import { UpstreamSchema } from '../../upstream/index.ts';
 import { Invitation } from '../admin/web-admin-routes.ts';
@@ -44,7 +45,13 @@ const statusAction = (thing: string) => (request: AuditedRequest) =>
 
 export function consoleRoutes(
   app: TypedApp,
-  deps: { console: ConsoleService; users: UsersService; audit: AuditLog; dashboardUrl: string },
+  deps: {
+    console: ConsoleService;
+    users: UsersService;
+    audit: AuditLog;
+    requestLog: Pick<RequestLog, 'list'>;
+    dashboardUrl: string;
+  },
 ) {
   const c = deps.console;
   const accountBefore = (request: AuditedRequest) => c.show(Number(params(request).accountId));
@@ -401,6 +408,21 @@ export function consoleRoutes(
       },
     },
     async (request) => c.setFxRate(request.params.currencyCode, request.body.unitsPerUsd),
+  );
+
+  // An account's API requests (modules/request-log), as its dashboard users read them.
+  app.get(
+    '/api/accounts/:accountId/requests',
+    { schema: { params: AccountIdParams, querystring: RequestLogQuery, response: { 200: RequestLogPage } } },
+    async (request) => {
+      const { page = 1, size = 50, ...filter } = request.query;
+      await c.show(request.params.accountId);
+      const found = await deps.requestLog.list(request.params.accountId, filter, {
+        limit: size,
+        offset: (page - 1) * size,
+      });
+      return { ...found, page, size };
+    },
   );
 
   // The audit log of every channel: a page, the same as CSV, the walk of the whole chain.

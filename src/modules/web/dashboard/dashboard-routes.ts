@@ -6,6 +6,7 @@ import type { TypedApp } from '../../../http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import { params } from '../../audit/index.ts';
 import { ALL_SCOPES } from '../../auth/index.ts';
+import { type RequestLog, RequestLogPage, RequestLogQuery } from '../../request-log/index.ts';
 import { webUserOf } from '../web-session.ts';
 import {
   ClientParams,
@@ -35,7 +36,13 @@ const CSV_LIMIT = 10_000;
 
 export function dashboardRoutes(
   app: TypedApp,
-  deps: { dashboard: DashboardService; accounts: AccountsService; bases: Base[]; errorsUrl: string },
+  deps: {
+    dashboard: DashboardService;
+    accounts: AccountsService;
+    requestLog: Pick<RequestLog, 'list'>;
+    bases: Base[];
+    errorsUrl: string;
+  },
 ) {
   const { dashboard, accounts } = deps;
   const accountOf = (request: Parameters<typeof webUserOf>[0]) => {
@@ -156,6 +163,20 @@ export function dashboardRoutes(
         page: request.query.page ?? 1,
         size: request.query.size ?? 25,
       }),
+  );
+
+  // The account's API requests (modules/request-log): any user of the account reads them.
+  app.get(
+    '/api/requests',
+    { schema: { querystring: RequestLogQuery, response: { 200: RequestLogPage } } },
+    async (request) => {
+      const { page = 1, size = 50, ...filter } = request.query;
+      const found = await deps.requestLog.list(accountOf(request).accountId, filter, {
+        limit: size,
+        offset: (page - 1) * size,
+      });
+      return { ...found, page, size };
+    },
   );
 
   app.get('/api/settings', { schema: { response: { 200: Settings } } }, async (request) =>
