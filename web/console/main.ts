@@ -1,6 +1,7 @@
-import { get, post } from '../shared/api.ts';
+import { get, post, url } from '../shared/api.ts';
 import { barChart, legend, type Series } from '../shared/chart.ts';
-import { confirmDialog, field, h, money, select, status, table } from '../shared/dom.ts';
+import { confirmDialog, field, h, money, replace, select, status, table } from '../shared/dom.ts';
+import { requestLog } from '../shared/request-log.ts';
 import { securityPage } from '../shared/security.ts';
 import { go, type PageDef, start } from '../shared/shell.ts';
 import {
@@ -17,7 +18,8 @@ import {
 /**
  * The operator console: accounts (search, create, fund, adjust, limits, deactivate, credentials,
  * users), transactions of every account, ledger audit, catalogue, code stock, top-up operators
- * (activate/deactivate), audit log, two-step sign-in, and a chart of orders and revenue (in USD) per
+ * (activate/deactivate), an account's API request log, the audit log of every channel (CSV, the
+ * chain verified), two-step sign-in, and a chart of orders and revenue (in USD) per
  * day per product. Every change is recorded in the audit log server-side.
  */
 
@@ -253,7 +255,45 @@ const account: PageDef = {
         ['E-mail', 'Password set', 'Invited (UTC)'],
         r.users.map((u) => [u.email, u.active ? 'yes' : 'not yet', u.createdAt]),
       ),
+      h(
+        'p',
+        {},
+        h('a', { href: `#/requests?account=${id}&environment=live` }, 'API request log of this account'),
+      ),
     );
+  },
+};
+
+/** One account's API requests, as its dashboard users see them (modules/request-log). */
+const requests: PageDef = {
+  path: '/requests',
+  title: 'Request log',
+  async render(body, route) {
+    const account = route.query.get('account') ?? '';
+    const env = envOf(route);
+    const id = h('input', { name: 'account', inputmode: 'numeric', required: true, value: account });
+    const environment = environmentSelect(env);
+    const pick = h(
+      'form',
+      { class: 'filters', 'aria-label': 'Account' },
+      field('Account id', id),
+      field('Environment', environment),
+      h('button', { type: 'submit', class: 'primary' }, 'Show'),
+    );
+    pick.addEventListener('submit', (event) => {
+      event.preventDefault();
+      go('/requests', { account: id.value, environment: environment.value });
+    });
+    body.append(pick);
+    if (!/^\d+$/.test(account)) {
+      body.append(h('p', {}, 'Enter the id of the account whose requests to read.'));
+      return;
+    }
+    await requestLog(body, route, {
+      api: `/api/accounts/${account}/requests`,
+      env,
+      to: (query) => go('/requests', { account, ...query }),
+    });
   },
 };
 
@@ -605,30 +645,88 @@ const auditLog: PageDef = {
   title: 'Audit log',
   async render(body, route) {
     const page = Number(route.query.get('page') ?? '1') || 1;
+    const action = route.query.get('action') ?? '';
     const r = await get<{
       items: {
         auditId: number;
+        channel: string;
         actor: string;
         action: string;
         target: string | null;
         details: unknown;
+        before: unknown;
+        after: unknown;
         ip: string | null;
         at: string;
       }[];
-    }>('/api/audit', { page, size: 50 });
+      hasMore: boolean;
+    }>('/api/audit', { page, size: 50, action });
+    const verdict = h('div', { class: 'message' });
+    const actionBox = h('input', {
+      type: 'text',
+      name: 'action',
+      value: action,
+      placeholder: 'account.fund',
+    });
+    const filter = h(
+      'form',
+      { class: 'filters', 'aria-label': 'Filter' },
+      field('Action (or a prefix ending in a dot)', actionBox),
+      h('button', { type: 'submit', class: 'primary' }, 'Filter'),
+    );
+    filter.addEventListener('submit', (event) => {
+      event.preventDefault();
+      go('/audit', { action: actionBox.value });
+    });
     body.append(
+      filter,
+      h(
+        'p',
+        { class: 'actions' },
+        h(
+          'a',
+          { href: url('/api/audit.csv', { action }), download: 'audit.csv', class: 'button' },
+          'Download CSV',
+        ),
+        ' ',
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: async () => {
+              const v = await get<{ ok: boolean; lines: number; problems: { problem: string }[] }>(
+                '/api/audit/verify',
+              );
+              replace(
+                verdict,
+                v.ok
+                  ? status(`The chain of ${v.lines} lines holds: no line was removed or edited.`)
+                  : status(`The chain is broken: ${v.problems.map((p) => p.problem).join('; ')}`, 'error'),
+              );
+            },
+          },
+          'Verify the chain',
+        ),
+      ),
+      verdict,
       table(
-        'Every change made by operators, newest first',
-        ['When (UTC)', 'Who', 'What', 'On', 'Details', 'From'],
+        'Every change, whichever channel made it (admin API and CLI, console, dashboard), newest first',
+        ['#', 'When (UTC)', 'Channel', 'Who', 'What', 'On', 'Asked', 'Before → after', 'From'],
         r.items.map((e) => [
+          String(e.auditId),
           e.at,
+          e.channel,
           e.actor,
           e.action,
           e.target ?? '—',
           h('code', {}, JSON.stringify(e.details)),
+          e.before === null && e.after === null
+            ? '—'
+            : h('code', {}, `${JSON.stringify(e.before)} → ${JSON.stringify(e.after)}`),
           e.ip ?? '—',
         ]),
       ),
+      pager(page, r.hasMore, (p) => go('/audit', { action, page: String(p) })),
     );
   },
 };
@@ -640,6 +738,7 @@ void start('console', [
   reports,
   catalogue,
   topupOperators,
+  requests,
   auditLog,
   securityPage,
 ]);

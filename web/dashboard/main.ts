@@ -1,13 +1,14 @@
 import { get, post, url } from '../shared/api.ts';
 import { barChart, legend } from '../shared/chart.ts';
 import { confirmDialog, field, h, money, replace, select, status, table } from '../shared/dom.ts';
+import { requestLog } from '../shared/request-log.ts';
 import { securityPage } from '../shared/security.ts';
 import { currentRoute, explain, go, type PageDef, start } from '../shared/shell.ts';
 import { type Env, environmentSelect, envOf, pager, rerender, shapesForm } from '../shared/widgets.ts';
 
 /**
- * The account dashboard: overview, API credentials, transactions, balance history, docs, settings,
- * two-step sign-in. Every page shows one environment (live or sandbox, `?environment=` in the address,
+ * The account dashboard: overview, API credentials, transactions, balance history, the API request
+ * log, docs, settings, two-step sign-in. Every page shows one environment (live or sandbox, `?environment=` in the address,
  * chosen in the header).
  */
 
@@ -387,6 +388,16 @@ const balance: PageDef = {
   },
 };
 
+/** The account's API requests, a failed one with what was sent and answered (modules/request-log). */
+const requests: PageDef = {
+  path: '/requests',
+  title: 'Request log',
+  render: (body, route) => {
+    const env = envOf(route);
+    return requestLog(body, route, { api: '/api/requests', env, to: (query) => go('/requests', query) });
+  },
+};
+
 const docs: PageDef = {
   path: '/docs',
   title: 'Docs',
@@ -460,6 +471,6 @@ function environmentPicker(): Node[] {
 
 void start(
   'dashboard',
-  [overview, credentials, transactions, balance, docs, settings, securityPage],
+  [overview, credentials, transactions, balance, requests, docs, settings, securityPage],
   environmentPicker,
 );
