@@ -138,11 +138,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   });
 
-  // every product-API request of a known caller, to its account's request log (modules/request-log)
+  // every product-API request of a known caller, to its account's request log (modules/request-log);
+  // REQUEST_LOG_DAYS=0: no hook at all
   const now = () => services.clock.now().getTime();
+  const requestLog = config.requestLogDays > 0 ? services.requestLog.sink : null;
   await app.register(
     async (auth) => {
-      installApiRequestLog(auth, services.requestLog.sink, now);
+      if (requestLog) installApiRequestLog(auth, requestLog, now);
       auth.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string' }, (_req, body, done) => {
         // RFC 6749 §3.2: a parameter must not be sent twice; refused like a repeated JSON key.
         const fields = new URLSearchParams(body as string);
@@ -187,7 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(
       async (product) => {
         installAuthHook(product, services.tokens, defaultScope);
-        installApiRequestLog(product, services.requestLog.sink, now);
+        if (requestLog) installApiRequestLog(product, requestLog, now);
         // Before the rate limit, so that its 429 takes the account's shapes too.
         if (kind === 'giftcards') {
           installAccountShapes(
@@ -300,7 +302,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         limiter: deps.rateLimiter,
         limit: accountRule(config),
         metrics: services.metrics,
-        requestLog: services.requestLog.sink,
+        requestLog: requestLog ?? undefined,
         now,
         log: app.log,
         trustProxy: config.trustedProxies.length > 0,

@@ -221,3 +221,22 @@ describe('the API request log', () => {
     }
   });
 });
+
+test('REQUEST_LOG_DAYS=0: no request is logged, and the worker has nothing to remove', async () => {
+  const off = await startTestServer({ env: { REQUEST_LOG_DAYS: '0' } });
+  try {
+    const account = await off.admin.createAccount({ fund: 10 });
+    const token = await off.admin.token(account, AUDIENCES.giftcardsSandbox);
+    for (let i = 0; i < 3; i++) {
+      await off.http.get('/giftcards-sandbox/accounts/balance', {
+        headers: { ...GIFTCARDS, authorization: `Bearer ${token}` },
+      });
+    }
+    await off.runtime.services.requestLog.flush();
+    const rows = await sql<{ n: string }>`SELECT count(*) AS n FROM api_request_log`.execute(off.db.kysely);
+    assert.equal(Number(rows.rows[0].n), 0);
+    assert.deepEqual(off.runtime.services.requestLog.stats(), { written: 0, dropped: 0, buffered: 0 });
+  } finally {
+    await off.close();
+  }
+});

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors/error-codes.ts';
-import type { ApiRequestEntry } from '../../http/api-request-log.ts';
+import type { ApiRequestEntry, ApiRequestSink } from '../../http/api-request-log.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { maskSecretFields, redactUrl, storableText } from '../../lib/log-redaction.ts';
 import { formatDateTime, timeRange } from '../../lib/time-format.ts';
@@ -102,8 +102,8 @@ export function createRequestLog(deps: {
   });
 
   return {
-    /** What the request hooks and the fast lane hand entries to (a no-op when the log is off). */
-    sink: days > 0 ? buffer : { add() {} },
+    /** What the request hooks and the fast lane hand entries to (app.ts installs none when the log is off). */
+    sink: buffer as ApiRequestSink,
     flush: () => buffer.flush(),
     close: () => buffer.close(),
     stats: () => buffer.stats(),
