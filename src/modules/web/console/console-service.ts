@@ -7,7 +7,7 @@ import { formatDateTime } from '../../../lib/time-format.ts';
 import type { AccountsService, CreateAccountInput } from '../../accounts/index.ts';
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
-import type { Fx } from '../../reference/index.ts';
+import { type Fx, fxRateView } from '../../reference/index.ts';
 import type { OperatorStatuses } from '../../topups/index.ts';
 import type { UpstreamService } from '../../upstream/index.ts';
 import type { UsersService } from '../users-service.ts';
@@ -174,12 +174,7 @@ export function createConsoleService(deps: {
     },
 
     /** The FX table's line of one currency, as `setFxRate` answers it (the audit log's before). */
-    async fxRate(currencyCode: string) {
-      const rate = (await deps.fx.list()).find((r) => r.currencyCode === currencyCode);
-      return rate
-        ? { currencyCode, unitsPerUsd: Number(rate.unitsPerUsd), asOf: formatDateTime(rate.asOf) }
-        : null;
-    },
+    fxRate: (currencyCode: string) => fxRateView(deps.fx, currencyCode),
 
     /**
      * 30 days of orders and revenue per day and product. Revenue is in each account's currency in the
