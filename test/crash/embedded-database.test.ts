@@ -112,7 +112,7 @@ async function ledgerAudit(server: ServerProcess) {
   return a.body as { discrepancies: unknown[]; orders: Array<{ transactionId: number; problem: string }> };
 }
 
-describe('the embedded database', { timeout: 300_000 }, () => {
+describe('the embedded database', { timeout: 900_000 }, () => {
   test('one server per DATA_DIR: a second start is refused before it touches anything, and nothing is lost', async () => {
     const dir = await newDataDir();
     const first = await start(dir);
