@@ -46,22 +46,44 @@ export interface ServerProcess {
 }
 
 /**
+ * Where a process keeps its data instead of a new PostgreSQL database and DATA_DIR: `database`
+ * 'pglite' is the embedded database of its DATA_DIR (no PostgreSQL needed), `{ url }` a database the
+ * caller made (and drops); `dataDir` a DATA_DIR the caller made (and removes) that already holds an
+ * installation (a restored one): no sandbox account is made there, `credentials` are the caller's.
+ */
+export interface ProcessData {
+  database?: 'pglite' | { url: string };
+  dataDir?: string;
+  credentials?: ServerProcess['credentials'];
+}
+
+/**
  * `sharing`: a second server on the database of one already running (it keeps that database and its
  * sandbox credentials and DATA_DIR; the first one's cleanup drops and removes them).
  */
 export async function startServerProcess(
   env: Record<string, string> = {},
   sharing?: ServerProcess,
+  data: ProcessData = {},
 ): Promise<ServerProcess> {
   // The suite's one development certificate, shared with the in-process harness (no RSA per start).
   await loadTls({ dataDir: CACHE_DIR, hosts: ['localhost'] });
   const tlsDir = join(CACHE_DIR, 'tls');
+  const keep = { drop: async () => undefined };
   const database = sharing
-    ? { url: sharing.databaseUrl, drop: async () => undefined }
-    : await createPostgresDatabase();
-  const name = new URL(database.url).pathname.slice(1);
+    ? { url: sharing.databaseUrl, ...keep }
+    : data.database === 'pglite'
+      ? { url: '', ...keep } // an empty DATABASE_URL is unset: PGlite in DATA_DIR
+      : data.database
+        ? { url: data.database.url, ...keep }
+        : await createPostgresDatabase();
+  const name = database.url ? new URL(database.url).pathname.slice(1) : '';
+  // A fresh installation makes the bootstrap sandbox account and prints its credentials.
+  const bootstraps = !sharing && !data.dataDir && typeof data.database !== 'object';
   // One deployment: a second server shares the first one's DATA_DIR (its keys, the card codes key among them).
-  const dataDir = sharing ? sharing.dataDir : await mkdtemp(join(tmpdir(), 'airgift-server-'));
+  const dataDir = sharing
+    ? sharing.dataDir
+    : (data.dataDir ?? (await mkdtemp(join(tmpdir(), 'airgift-server-'))));
   const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
   const entry =
     process.env.TEST_SERVER === 'sources'
@@ -102,7 +124,7 @@ export async function startServerProcess(
       await exited;
     }
     await database.drop();
-    if (!sharing) await rm(dataDir, { recursive: true, force: true });
+    if (!sharing && !data.dataDir) await rm(dataDir, { recursive: true, force: true });
   };
 
   let port: number;
@@ -110,9 +132,9 @@ export async function startServerProcess(
     port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
       const check = () => {
-        const m = (sharing ? /listening on port (\d+) \(/ : /listening on port (\d+)[\s\S]*Get a token/).exec(
-          output,
-        );
+        const m = (
+          bootstraps ? /listening on port (\d+)[\s\S]*Get a token/ : /listening on port (\d+) \(/
+        ).exec(output);
         if (m) {
           clearTimeout(timer);
           resolve(Number(m[1]));
@@ -132,7 +154,9 @@ export async function startServerProcess(
   const url = `https://127.0.0.1:${port}`;
   const http = createHttpClient(url, await readFile(join(tlsDir, 'ca.crt'), 'utf8'));
   const credentials =
-    sharing?.credentials ?? JSON.parse(await readFile(join(dataDir, 'sandbox-credentials.json'), 'utf8'));
+    sharing?.credentials ??
+    data.credentials ??
+    JSON.parse(await readFile(join(dataDir, 'sandbox-credentials.json'), 'utf8'));
   return {
     url,
     child,

@@ -35,7 +35,9 @@ export function backupRoutes(app: TypedApp, backups: BackupService) {
           200: {
             description: 'The backup file (gzip of JSON lines)',
             content: {
-              'application/gzip': { schema: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }) },
+              'application/gzip': {
+                schema: Type.Unsafe<Readable>({ type: 'string', contentMediaType: 'application/gzip' }),
+              },
             },
           },
         },
