@@ -65,7 +65,7 @@ const STALE_MS = 24 * 3600_000;
 const TEMP_FILE = /^backup-\d+-[0-9a-f]+\.tmp$/;
 
 export function createBackupService(deps: BackupDeps) {
-  const chunkRows = deps.chunkRows ?? 1000;
+  const chunkRows = deps.chunkRows ?? 5000;
 
   async function removeStaleFiles() {
     const names = await readdir(deps.config.dataDir).catch(() => [] as string[]);
