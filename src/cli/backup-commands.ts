@@ -31,8 +31,11 @@ export function addBackupCommands(program: Command, run: Run): void {
       }),
     );
 
-  leaf(program, 'restore', 'restore a backup into an empty DATA_DIR, or DATABASE_URL (server stopped)')
+  program
+    .command('restore')
+    .description('restore a backup into an empty DATA_DIR, or DATABASE_URL (server stopped)')
     .requiredOption('--from <file>', 'the backup file (airgift backup --out)')
+    .option('--json', 'print what was restored as JSON')
     .action(async (o: JsonOption & { from: string }) => {
       let config: ReturnType<typeof loadConfig>;
       try {
