@@ -85,6 +85,25 @@ async function edited(name: string, edit: (lines: string[]) => string[]) {
 const intoPglite = (file: string, dataDir: string) =>
   restoreBackup({ file, env: {}, target: { kind: 'pglite', dataDir, sharedBuffers: '16MB' } });
 
+const intoPostgres = (file: string, url: string, dataDir: string) =>
+  restoreBackup({ file, env: {}, target: { kind: 'postgres', url, dataDir } });
+
+/** A new PostgreSQL database for `use`, dropped after it. */
+async function onScratchDatabase(tag: string, use: (name: string, url: string) => Promise<void>) {
+  const name = `airgift_${tag}_${process.pid}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  try {
+    await use(name, withDatabase(ADMIN_PG_URL, name));
+  } finally {
+    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+
+const relationsOf = async (name: string) =>
+  (await queryDatabase(name, `SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace`)).map(
+    (r) => r.relname,
+  );
+
 /** Nothing of a restore: no database, no scratch directory, no key file. */
 async function assertUntouched(dataDir: string) {
   const left = existsSync(dataDir) ? await readdir(dataDir) : [];
@@ -138,31 +157,15 @@ describe('refused targets', () => {
   test('a PostgreSQL database that is not empty is refused, and left as it was', {
     skip: !pg && 'PostgreSQL not reachable',
   }, async () => {
-    const name = `airgift_refused_${process.pid}`;
-    await adminQuery(`CREATE DATABASE ${name}`);
-    try {
+    await onScratchDatabase('refused', async (name, url) => {
       await queryDatabase(name, 'CREATE TABLE kept (a int)');
-      const url = withDatabase(ADMIN_PG_URL, name);
       await assert.rejects(
-        restoreBackup({
-          file: backupFile,
-          env: {},
-          target: { kind: 'postgres', url, dataDir: join(work, 'pg-refused') },
-        }),
-        /the target database is not empty \(1 tables, sequences or views\): restore into a new, empty database/,
+        intoPostgres(backupFile, url, join(work, 'pg-refused')),
+        /the target database is not empty \(1 table, sequence or view\): restore into a new, empty database/,
       );
-      const relations = await queryDatabase(
-        name,
-        `SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace`,
-      );
-      assert.deepEqual(
-        relations.map((r) => r.relname),
-        ['kept'],
-      );
+      assert.deepEqual(await relationsOf(name), ['kept']);
       await assertUntouched(join(work, 'pg-refused'));
-    } finally {
-      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    }
+    });
   });
 });
 
@@ -255,28 +258,12 @@ describe('refused backups', () => {
   test('a damaged file leaves an empty PostgreSQL database empty', {
     skip: !pg && 'PostgreSQL not reachable',
   }, async () => {
-    const name = `airgift_damaged_${process.pid}`;
-    await adminQuery(`CREATE DATABASE ${name}`);
-    try {
+    await onScratchDatabase('damaged', async (name, url) => {
       const file = await edited('pg-no-end.backup.gz', (lines) => lines.slice(0, -1));
-      const url = withDatabase(ADMIN_PG_URL, name);
-      await assert.rejects(
-        restoreBackup({
-          file,
-          env: {},
-          target: { kind: 'postgres', url, dataDir: join(work, 'pg-damaged') },
-        }),
-        DamagedBackupError,
-      );
-      const relations = await queryDatabase(
-        name,
-        `SELECT count(*)::int AS n FROM pg_class WHERE relnamespace = 'public'::regnamespace`,
-      );
-      assert.equal(relations[0].n, 0, 'the schema went with the rolled-back transaction');
+      await assert.rejects(intoPostgres(file, url, join(work, 'pg-damaged')), DamagedBackupError);
+      assert.deepEqual(await relationsOf(name), [], 'the schema went with the rolled-back transaction');
       await assertUntouched(join(work, 'pg-damaged'));
-    } finally {
-      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    }
+    });
   });
 });
 

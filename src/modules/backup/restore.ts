@@ -126,7 +126,7 @@ async function loadInto(
   const relations = await relationCount(session);
   if (relations > 0) {
     throw new RestoreRefusedError(
-      `the target database is not empty (${relations} tables, sequences or views): restore into a new, empty database`,
+      `the target database is not empty (${relations} ${relations === 1 ? 'table, sequence or view' : 'tables, sequences or views'}): restore into a new, empty database`,
     );
   }
   await session.exec(migrationsScript(migrations));
