@@ -29,6 +29,7 @@ import { validatorCompiler } from './http/validation.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
 import { TOKEN_API_DOCS, tokenRoutes } from './modules/auth/index.ts';
+import { backupRoutes } from './modules/backup/index.ts';
 import { catalogSyncAdminRoutes } from './modules/catalog-sync/index.ts';
 import {
   catalogAdminRoutes,
@@ -230,6 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       upstreamAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.upstreams);
       webhookAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.webhooks.service);
       catalogSyncAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.catalogSync);
+      backupRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.backups);
       webAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), {
         users: services.web.users,
         accounts: services.accounts,

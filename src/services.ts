@@ -10,6 +10,7 @@ import type { Clock } from './lib/clock.ts';
 import { derivedKey, textSealer } from './lib/sealed-text.ts';
 import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
+import { createBackupService } from './modules/backup/index.ts';
 import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
 import { cardCodesKey, createGiftcardServices } from './modules/giftcards/index.ts';
 import { BALANCE_CHANNEL, createBalanceCache, createLedger } from './modules/ledger/index.ts';
@@ -169,6 +170,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   });
   // request counts and latencies, orders, the job queue: GET /metrics on the admin base
   const metrics = createMetrics({ repo: metricsRepository(db.kysely), clock });
+  // the admin API's consistent backup (GET /backup): the database's rows and DATA_DIR's keys
+  const backups = createBackupService({ db, config, clock });
   return {
     ledger,
     accounts,
@@ -185,6 +188,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     changes,
     clock,
     metrics,
+    backups,
   };
 }
 

@@ -82,6 +82,7 @@ const METHODS: Record<DocumentKind, Record<string, string>> = {
     'GET /fx-rates': 'Admin["fx"]["list"]',
     'PUT /fx-rates/{currencyCode}': 'Admin["fx"]["set"]',
     'GET /ledger/audit': 'Admin["ledger"]["audit"]',
+    'GET /backup': 'Admin["backup"]["download"]',
     'POST /operators': 'Admin["operators"]["create"]',
     'GET /operators': 'Admin["operators"]["list"]',
     'POST /products/{productId}/activate': 'Admin["products"]["activate"]',
