@@ -38,6 +38,8 @@ export const SHARED_MOUNT = '/_shared';
 const UNMATCHED_MOUNT = '/_unmatched';
 /** The paths of the shared mount: the error docs (page and stylesheet) and the two probes. */
 const SHARED_PATHS = ['/docs/errors', '/docs/errors.css', '/health', '/ready'];
+/** A gift card's redeem page, `/r/{token}`, answered on every host (modules/giftcards/delivery). */
+export const REDEEM_PATH = '/r/';
 
 export function basesFromConfig(config: Config): Base[] {
   const make = (kind: BaseKind, environment: Environment | null, url: string): Base => {
@@ -97,7 +99,9 @@ export function createBaseRouter(bases: Base[]): BaseRouter {
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
       const query = q === -1 ? '' : url.slice(q);
-      if (SHARED_PATHS.includes(path)) return { base: null, url: `${SHARED_MOUNT}${url}` };
+      if (SHARED_PATHS.includes(path) || path.startsWith(REDEEM_PATH)) {
+        return { base: null, url: `${SHARED_MOUNT}${url}` };
+      }
       const base = match(hostHeader, path);
       if (!base) return { base: null, url: `${UNMATCHED_MOUNT}${url}` };
       const rest = path.slice(base.prefix.length) || '/';

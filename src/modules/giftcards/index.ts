@@ -22,6 +22,8 @@ export function giftcardRoutes(
 
 export { catalogAdminRoutes } from './catalog/catalog-admin-routes.ts';
 export type { CatalogFile, CatalogProduct } from './catalog/catalog-file.ts';
+export type { GiftcardDelivery } from './delivery/delivery-services.ts';
+export { redeemRoutes } from './delivery/redeem-routes.ts';
 export { GIFTCARD_API_DOCS } from './giftcard-api-docs.ts';
 export { createGiftcardServices, type GiftcardServices } from './giftcard-services.ts';
 export { cardCodesKey } from './orders/card-codes.ts';

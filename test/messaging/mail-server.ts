@@ -1,0 +1,66 @@
+import type { AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/**
+ * A real SMTP server on loopback for the tests (nodemailer's smtp-server), keeping every message it
+ * accepts, raw and parsed by mailparser. `refuse(code)` makes it answer RCPT TO with that code (451:
+ * a temporary refusal, 550: a permanent one) until `refuse(null)`.
+ */
+export interface Received {
+  raw: string;
+  mail: ParsedMail;
+  envelopeTo: string[];
+}
+
+export async function startMailServer(options: { starttls?: boolean } = {}) {
+  const received: Received[] = [];
+  let refusal: number | null = null;
+  let refusedCount = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: options.starttls ? [] : ['STARTTLS'],
+    logger: false,
+    onRcptTo(_address, _session, callback) {
+      if (refusal !== null) {
+        refusedCount += 1;
+        const error = new Error(refusal >= 500 ? 'No such user here' : 'Try again later') as Error & {
+          responseCode: number;
+        };
+        error.responseCode = refusal;
+        callback(error);
+        return;
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', async () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        received.push({
+          raw,
+          mail: await simpleParser(raw),
+          envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    refuse(code: number | null) {
+      refusal = code;
+    },
+    get refused() {
+      return refusedCount;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type MailServer = Awaited<ReturnType<typeof startMailServer>>;
