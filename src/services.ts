@@ -134,6 +134,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   });
   const web = createWebServices({
     upstreams,
+    messaging,
     db: db.kysely,
     clock,
     config,

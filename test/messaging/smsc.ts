@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 
 const require = createRequire(import.meta.url);
-// biome-ignore lint/suspicious/noExplicitAny: the smpp package has no types
 const smpp = require('smpp') as any;
 
 /**
@@ -25,10 +24,8 @@ export async function startSmsc(account = { systemId: 'airgift', password: 'secr
   let binds = 0;
   let enquireLinks = 0;
   let nextId = 1;
-  // biome-ignore lint/suspicious/noExplicitAny: smpp sessions and PDUs are untyped
   const server = smpp.createServer((session: any) => {
     session.on('error', () => undefined);
-    // biome-ignore lint/suspicious/noExplicitAny: PDU
     const bind = (pdu: any) => {
       const ok = pdu.system_id === account.systemId && pdu.password === account.password;
       if (ok) binds += 1;
@@ -36,17 +33,14 @@ export async function startSmsc(account = { systemId: 'airgift', password: 'secr
     };
     session.on('bind_transceiver', bind);
     session.on('bind_transmitter', bind);
-    // biome-ignore lint/suspicious/noExplicitAny: PDU
     session.on('enquire_link', (pdu: any) => {
       enquireLinks += 1;
       session.send(pdu.response());
     });
-    // biome-ignore lint/suspicious/noExplicitAny: PDU
     session.on('unbind', (pdu: any) => {
       session.send(pdu.response());
       session.close();
     });
-    // biome-ignore lint/suspicious/noExplicitAny: PDU
     session.on('submit_sm', (pdu: any) => {
       if (refusal !== null) {
         session.send(pdu.response({ command_status: refusal }));
@@ -80,12 +74,10 @@ export async function startSmsc(account = { systemId: 'airgift', password: 'secr
     },
     /** Drops every open session (the SMSC restarting). */
     dropSessions() {
-      // biome-ignore lint/suspicious/noExplicitAny: sessions
       for (const s of [...server.sessions]) (s as any).destroy();
     },
     close: () =>
       new Promise<void>((resolve) => {
-        // biome-ignore lint/suspicious/noExplicitAny: sessions
         for (const s of [...server.sessions]) (s as any).destroy();
         server.close(() => resolve());
       }),

@@ -9,6 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { messagesRepository } from './messages-repository.ts';
 import { createOutboxSender, type MessageKind } from './outbox-sender.ts';
+import { outboxPage } from './outbox-view.ts';
 import { captureTransport } from './transports/capture-transport.ts';
 import { emailDriverFor, smsDriverFor } from './transports/drivers.ts';
 import { addressOf } from './transports/smtp-transport.ts';
@@ -65,6 +66,8 @@ export function createMessaging(deps: {
     sender,
     /** Which channels really send (false: kept as unsent). */
     configured: { email: email !== null, sms: sms !== null },
+    /** The console's Outbox: newest first, rendered with secrets masked. */
+    outbox: (page: { limit: number; before?: number }) => outboxPage(repository, sender, page),
     register(kind: string, template: MessageKind) {
       kinds.set(kind, template);
     },

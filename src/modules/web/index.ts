@@ -13,6 +13,7 @@ import type { TextSealer } from '../../lib/sealed-text.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { GiftcardServices } from '../giftcards/index.ts';
 import type { Ledger } from '../ledger/index.ts';
+import type { Messaging } from '../messaging/index.ts';
 import type { Fx } from '../reference/index.ts';
 import type { Topups } from '../topups/index.ts';
 import type { UpstreamService } from '../upstream/index.ts';
@@ -39,6 +40,8 @@ export interface WebDeps {
   changes?: ChangeVersions;
   /** Seals the users' TOTP secrets at rest. */
   totpSealer: TextSealer;
+  /** The outbox of e-mails and SMS: the console's Outbox page. */
+  messaging: Pick<Messaging, 'outbox'>;
   /** Live fulfilment's upstreams: their status on the console's catalogue page. */
   upstreams?: Pick<UpstreamService, 'show'>;
 }
