@@ -15,7 +15,12 @@ export interface Received {
 
 export async function startMailServer(options: { starttls?: boolean } = {}) {
   const received: Received[] = [];
+  const closedSessions = new Set<string>();
+  let arrived = 0;
   let refusal: number | null = null;
+  let holdMs = 0;
+  /** Messages whose data arrived but whose sender went away before the 250 reply (not delivered). */
+  const unacknowledged: Received[] = [];
   let refusedCount = 0;
   const server = new SMTPServer({
     authOptional: true,
@@ -33,16 +38,27 @@ export async function startMailServer(options: { starttls?: boolean } = {}) {
       }
       callback();
     },
+    onClose(session) {
+      closedSessions.add(session.id);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', async () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        received.push({
+        const message = {
           raw,
           mail: await simpleParser(raw),
           envelopeTo: session.envelope.rcptTo.map((r) => r.address),
-        });
+        };
+        arrived += 1;
+        if (holdMs > 0) await new Promise((r) => setTimeout(r, holdMs));
+        // a sender that went away while we held the reply never learnt of the message: not delivered
+        if ((session as unknown as { closed?: boolean }).closed || closedSessions.has(session.id)) {
+          unacknowledged.push(message);
+        } else {
+          received.push(message);
+        }
         callback();
       });
     },
@@ -53,6 +69,15 @@ export async function startMailServer(options: { starttls?: boolean } = {}) {
     port,
     url: `smtp://127.0.0.1:${port}`,
     received,
+    unacknowledged,
+    /** Messages whose data arrived, replied to or not yet. */
+    get arrived() {
+      return arrived;
+    },
+    /** Holds each 250 reply to DATA this long (a slow server: messages stay in flight). */
+    hold(ms: number) {
+      holdMs = ms;
+    },
     refuse(code: number | null) {
       refusal = code;
     },

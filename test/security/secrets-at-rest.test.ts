@@ -7,9 +7,9 @@ import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { LOG_REDACTION, maskSecrets } from '../../src/lib/log-redaction.ts';
 import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
+import { AUDIENCES, type ServerProcess, sleep, startServerProcess } from '../harness/server-process.ts';
 import { type MailServer, startMailServer } from '../messaging/mail-server.ts';
 import { type Smsc, startSmsc } from '../messaging/smsc.ts';
-import { AUDIENCES, type ServerProcess, sleep, startServerProcess } from '../harness/server-process.ts';
 
 /**
  * Secrets at rest: the real server (its own process, PostgreSQL, LOG_LEVEL=trace) creates
@@ -157,11 +157,20 @@ before(async () => {
   secrets.push(['live client secret', live.body.clientSecret]);
   const stockCode = `77${Date.now()}`;
   assert.equal(
-    (await http.post('/admin/products/1840/stock', { csv: `cardNumber,pinCode,faceValue\n${stockCode},424242,25\n` }, { headers: admin }))
+    (
+      await http.post(
+        '/admin/products/1840/stock',
+        { csv: `cardNumber,pinCode,faceValue\n${stockCode},424242,25\n` },
+        { headers: admin },
+      )
+    ).status,
+    200,
+  );
+  assert.equal(
+    (await http.call('PUT', '/admin/products/1840/provider', { body: { provider: 'stock' }, headers: admin }))
       .status,
     200,
   );
-  assert.equal((await http.call('PUT', '/admin/products/1840/provider', { body: { provider: 'stock' }, headers: admin })).status, 200);
   secrets.push(['stock card number', stockCode]);
   const liveToken = await http.post('/auth/oauth/token', {
     client_id: live.body.clientId,
@@ -183,7 +192,9 @@ before(async () => {
     { headers: { authorization: `Bearer ${liveToken.body.access_token}`, accept: 'application/json' } },
   );
   assert.equal(gifted.status, 200, gifted.text);
-  const email = await until(() => mail?.received.find((r) => r.envelopeTo.includes('secret-recipient@example.org')));
+  const email = await until(() =>
+    mail?.received.find((r) => r.envelopeTo.includes('secret-recipient@example.org')),
+  );
   const linkToken = /\/r\/([A-Za-z0-9_-]{32})/.exec(email.mail.text ?? '')?.[1] as string;
   assert.ok(linkToken, 'the e-mail carries the link');
   secrets.push(['redeem link token', linkToken]);
