@@ -148,7 +148,7 @@ export const ERROR_CODES = {
   },
   DELIVERY_RESEND_TOO_SOON: {
     status: 429,
-    message: "The order's recipient was sent a message less than 30 seconds ago.",
+    message: "The order's recipient was resent its message less than 30 seconds ago.",
     fix: 'Wait 30 seconds between resends of one order; GET its deliveries to see what went.',
   },
   RATE_LIMIT_REACHED: {

@@ -105,6 +105,7 @@ export function createGiftcardServices({
     loadKey: () => cardCodesKey(config.cardCodesKey, config.dataDir),
     publicUrl: config.publicUrl,
     linkDays: config.redeemLinkDays,
+    accounts,
   });
   return { catalog, orders, reports, stock, delivery };
 }

@@ -29,6 +29,8 @@ export function createDeliveryService(deps: {
   /** The order row of the principal's account and environment, or RESOURCE_NOT_FOUND. */
   requireOrder: (principal: Principal, id: string | number) => Promise<{ id: number; status: string }>;
   correctRecipient: (trx: Kysely<Database>, id: number, input: ResendInput) => Promise<void>;
+  /** Throws INACTIVE_ACCOUNT for an account that may not send (a resend costs a message). */
+  requireActive: (accountId: number) => Promise<void>;
 }) {
   const { repository, messaging, clock } = deps;
 
@@ -51,6 +53,7 @@ export function createDeliveryService(deps: {
     /** Sends the recipient's message again with a new link; the older links stop working. */
     async resend(principal: Principal, id: string | number, input: ResendInput) {
       const order = await deps.requireOrder(principal, id);
+      await deps.requireActive(principal.accountId);
       if (order.status !== 'SUCCESSFUL') {
         throw new AppError(
           'UNPROCCESSABLE_ENTITY',
@@ -59,7 +62,8 @@ export function createDeliveryService(deps: {
       }
       const now = clock.now();
       await deps.db.transaction().execute(async (trx) => {
-        // the order's row lock orders concurrent resends: the second sees the first's message
+        // the order's row lock orders concurrent resends: the second sees the first's message; the
+        // first message (the order's own) does not count, so a typo noticed at once can be fixed
         await trx
           .selectFrom('giftcard_transactions')
           .select('id')
@@ -67,7 +71,7 @@ export function createDeliveryService(deps: {
           .forUpdate()
           .execute();
         const last = (await messaging.repository.ofTransaction(order.id, trx))
-          .filter((m) => m.kind !== 'giftcard.code_sms')
+          .filter((m) => m.data?.resend === true)
           .at(-1);
         if (last && now.getTime() - last.created_at.getTime() < RESEND_INTERVAL_MS) {
           const wait = Math.ceil((RESEND_INTERVAL_MS - (now.getTime() - last.created_at.getTime())) / 1000);
@@ -101,6 +105,7 @@ export function createDeliveryService(deps: {
               environment: row.environment,
               transaction_id: order.id,
               link_id: linkId,
+              data: JSON.stringify({ resend: true }),
             },
           ],
           now,

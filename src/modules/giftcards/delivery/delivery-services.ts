@@ -3,6 +3,7 @@ import { AppError } from '../../../errors/error-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { parseEmail } from '../../../lib/email.ts';
 import { validPhoneOf } from '../../../lib/phone.ts';
+import type { AccountsService } from '../../accounts/index.ts';
 import type { Principal } from '../../auth/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Messaging } from '../../messaging/index.ts';
@@ -31,6 +32,7 @@ export function createGiftcardDelivery(deps: {
   loadKey: () => Promise<Buffer>;
   publicUrl: string;
   linkDays: number;
+  accounts: Pick<AccountsService, 'require'>;
 }) {
   const db = deps.db.kysely;
   const repository = deliveryRepository(db);
@@ -71,6 +73,10 @@ export function createGiftcardDelivery(deps: {
     requireOrder: async (principal, id) => {
       const view = await deps.reports.get(principal, id);
       return { id: view.transactionId, status: view.status };
+    },
+    requireActive: async (accountId) => {
+      if ((await deps.accounts.require(accountId)).status !== 'ACTIVE')
+        throw new AppError('INACTIVE_ACCOUNT');
     },
     correctRecipient: async (trx, id, input: ResendInput) => {
       const order = await repository.order(id, trx);
