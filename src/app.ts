@@ -235,6 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           openapi,
           errorsUrl: docsUrl,
           dashboardUrl: config.dashboardUrl,
+          delivery: services.giftcards.delivery,
         });
       },
       { prefix: MOUNTS[page] },

@@ -145,6 +145,49 @@ export function deliveryRepository(appDb: Kysely<Database>) {
         .execute();
     },
 
+    async branding(accountId: number) {
+      const row = await db
+        .selectFrom('account_branding')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return (
+        row && {
+          displayName: row.display_name,
+          logoUrl: row.logo_url,
+          color: row.color,
+          footer: row.footer,
+          codeInEmail: row.code_in_email,
+        }
+      );
+    },
+
+    async setBranding(
+      accountId: number,
+      b: {
+        displayName: string | null;
+        logoUrl: string | null;
+        color: string | null;
+        footer: string | null;
+        codeInEmail: boolean;
+      },
+      at: Date,
+    ): Promise<void> {
+      const values = {
+        display_name: b.displayName,
+        logo_url: b.logoUrl,
+        color: b.color,
+        footer: b.footer,
+        code_in_email: b.codeInEmail,
+        updated_at: at,
+      };
+      await db
+        .insertInto('account_branding')
+        .values({ account_id: accountId, ...values })
+        .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
+        .execute();
+    },
+
     link(id: number): Promise<RedeemLinkRow | undefined> {
       return db.selectFrom('redeem_links').selectAll().where('id', '=', id).executeTakeFirst();
     },

@@ -8,6 +8,7 @@ import type { Principal } from '../../auth/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Messaging } from '../../messaging/index.ts';
 import type { TransactionReports } from '../orders/transaction-reports.ts';
+import { createBrandingService } from './branding.ts';
 import { type DeliveryOrder, deliveryRepository } from './delivery-repository.ts';
 import { createDeliveryService, type ResendInput } from './delivery-service.ts';
 import { deliveryView } from './delivery-view.ts';
@@ -92,6 +93,7 @@ export function createGiftcardDelivery(deps: {
   return {
     repository,
     secrets,
+    branding: createBrandingService({ repository, clock: deps.clock }),
     redeem,
     deliveries,
     /** The checked correction of a resend body (400 INVALID_REQUEST naming the field). */

@@ -171,3 +171,20 @@ export const DocLinks = Type.Object({
     Type.Object({ product: Type.String(), value: Type.String(), outcome: Type.String() }),
   ),
 });
+
+/** An account's branding of its recipients' e-mail and redeem page (modules/giftcards/delivery). */
+export const Branding = Type.Object(
+  {
+    displayName: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
+    logoUrl: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
+    color: Type.Union([Type.String({ maxLength: 7 }), Type.Null()]),
+    footer: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]),
+    codeInEmail: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const DashboardResend = Type.Object(
+  { recipientEmail: Type.Optional(Type.String({ maxLength: 254 })) },
+  { additionalProperties: false },
+);
