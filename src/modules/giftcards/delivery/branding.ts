@@ -22,7 +22,7 @@ export function checkBranding(input: Branding): Branding {
   const text = (field: keyof typeof LIMITS, value: string | null) => {
     const v = value?.trim() || null;
     if (v && v.length > LIMITS[field]) problems.push({ field, issue: `at most ${LIMITS[field]} characters` });
-    if (v && /[\u0000-\u001f]/.test(v)) problems.push({ field, issue: 'no control characters' });
+    if (v && /\p{Cc}/u.test(v)) problems.push({ field, issue: 'no control characters' });
     return v;
   };
   const out: Branding = {
