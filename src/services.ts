@@ -135,6 +135,11 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   const web = createWebServices({
     upstreams,
     messaging,
+    // the links of e-mailed invitations and password resets, sealed in their messages
+    messageSealer: textSealer(
+      derivedKey(() => cardCodesKey(config.cardCodesKey, config.dataDir), 'airgift message secrets'),
+    ),
+    dashboardUrl: config.dashboardUrl,
     db: db.kysely,
     clock,
     config,

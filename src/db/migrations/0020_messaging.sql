@@ -168,3 +168,35 @@ BEGIN
 END $$;
 CREATE TRIGGER giftcard_delivery_events AFTER UPDATE OF status ON messages
   FOR EACH ROW EXECUTE FUNCTION giftcard_delivery_events();
+
+-- balance.low also e-mails the account's dashboard users (each with a password): the same crossing
+-- as the webhook event (0010, 0017), found in the same loop, so an order that crosses nothing pays
+-- nothing more. The message names the ledger entry; it is rendered at send time.
+CREATE OR REPLACE FUNCTION balance_events_of_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  e record;
+BEGIN
+  FOR e IN
+    SELECT n.account_id, n.environment, n.id, n.created_at,
+           CASE WHEN n.kind = 'FUNDING' THEN 'balance.funded' ELSE 'balance.low' END AS type
+    FROM new_entries n
+    LEFT JOIN webhook_balance_thresholds t
+      ON t.account_id = n.account_id AND t.environment = n.environment
+    WHERE n.kind = 'FUNDING'
+       OR (n.amount < 0 AND t.threshold IS NOT NULL
+           AND n.balance_after < t.threshold AND n.balance_after - n.amount >= t.threshold)
+    ORDER BY n.id
+  LOOP
+    PERFORM webhook_enqueue(e.account_id, e.environment, e.type, e.id, e.created_at);
+    IF e.type = 'balance.low' THEN
+      INSERT INTO messages (kind, channel, recipient, account_id, environment, data, status, send_after,
+                            next_attempt_at, created_at, updated_at)
+      SELECT 'balance.low', 'email', u.email, e.account_id, e.environment,
+             jsonb_build_object('entryId', e.id), 'queued', e.created_at, e.created_at, e.created_at, e.created_at
+      FROM web_users u
+      WHERE u.kind = 'customer' AND u.account_id = e.account_id AND u.password_hash IS NOT NULL
+      ORDER BY u.id;
+    END IF;
+  END LOOP;
+  RETURN NULL;
+END $$;

@@ -47,7 +47,7 @@ export async function webPages(
     deps.page === 'dashboard' ? 'airgift dashboard' : 'airgift console',
     base.prefix,
   );
-  webAuthRoutes(typed, session, async (accountId) => (await deps.accounts.require(accountId)).name);
+  webAuthRoutes(typed, session, async (accountId) => (await deps.accounts.require(accountId)).name, base.url);
   if (deps.page === 'dashboard') {
     dashboardRoutes(typed, {
       dashboard: deps.web.dashboard,

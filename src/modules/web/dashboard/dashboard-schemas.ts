@@ -17,6 +17,11 @@ export const SignInBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export const PasswordResetBody = Type.Object(
+  { email: Type.String({ minLength: 3, maxLength: 254 }) },
+  { additionalProperties: false },
+);
+
 export const WelcomeBody = Type.Object(
   {
     token: Type.String({ minLength: 10, maxLength: 200 }),
