@@ -61,8 +61,8 @@ export function messagesRepository(appDb: Kysely<Database>) {
       outcome: AttemptRecord,
       alsoInTrx?: (trx: Kysely<Database>) => Promise<void>,
     ): Promise<boolean> {
-      return appDb.transaction().execute(async (trx) => {
-        const updated = await withMessagingTables(trx)
+      const write = async (on: Kysely<Database>) => {
+        const updated = await withMessagingTables(on)
           .updateTable('messages')
           .set({
             status: outcome.status,
@@ -77,8 +77,13 @@ export function messagesRepository(appDb: Kysely<Database>) {
           .where('status', '=', 'queued')
           .where('attempts', '=', row.attempts)
           .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) !== 1) return false;
-        await alsoInTrx?.(trx);
+        return Number(updated.numUpdatedRows) === 1;
+      };
+      // the common case (sent, or queued again) is one statement; a failure with work of its own a transaction
+      if (!alsoInTrx) return write(appDb);
+      return appDb.transaction().execute(async (trx) => {
+        if (!(await write(trx))) return false;
+        await alsoInTrx(trx);
         return true;
       });
     },
