@@ -122,10 +122,13 @@ describe('SMS over SMPP', () => {
     }
   });
 
-  test('the session comes back after the SMSC drops it', async () => {
-    const sms = smppTransport({ url: smsc.url, from: 'GiftDesk', maxBackoffMs: 200 });
+  test('enquire_link keeps the session alive; it comes back after the SMSC drops it', async () => {
+    const sms = smppTransport({ url: smsc.url, from: 'GiftDesk', maxBackoffMs: 200, enquireLinkMs: 100 });
     try {
+      const links = smsc.enquireLinks;
       assert.equal((await sms.send({ channel: 'sms', to: '+447700900124', text: 'one' })).ok, true);
+      await new Promise((r) => setTimeout(r, 350));
+      assert.ok(smsc.enquireLinks >= links + 2, 'enquire_link sent while idle');
       const binds = smsc.binds;
       smsc.dropSessions();
       await new Promise((r) => setTimeout(r, 1500));
