@@ -121,7 +121,11 @@ async function recipientScreenshots(browser: Awaited<ReturnType<typeof launchBro
     for (let i = 0; i < 100 && mail.received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     const email = mail.received[0];
     if (!email) throw new Error('no e-mail arrived');
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, baseURL: server.url, viewport: { width: 640, height: 800 } });
+    const context = await browser.newContext({
+      ignoreHTTPSErrors: true,
+      baseURL: server.url,
+      viewport: { width: 640, height: 800 },
+    });
     const page = await context.newPage();
     await page.setContent(String(email.mail.html));
     await page.screenshot({ path: join(OUT, 'recipient-email.png'), fullPage: true });
