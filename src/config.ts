@@ -67,7 +67,7 @@ const mailUrl: Parser<string> = (raw) => {
 };
 
 const smsUrl: Parser<string> = (raw) => {
-  if (!/^(smpp|ssmpp|twilio):\/\/[^\s/]+\/?$/.test(raw))
+  if (!/^(smpp|ssmpp|twilio):\/\/[^\s/?]+\/?(\?bind=(transceiver|transmitter))?$/.test(raw))
     throw new Error(
       `expected smpp://system_id:password@host:port or twilio://SID:TOKEN@api.twilio.com, got "${raw.replace(/:[^:@/]*@/, ':***@')}"`,
     );

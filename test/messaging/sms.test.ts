@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { withMessagingTables } from '../../src/modules/messaging/index.ts';
+import { smsDriverFor } from '../../src/modules/messaging/transports/drivers.ts';
 import { smppTransport } from '../../src/modules/messaging/transports/smpp-transport.ts';
 import { smsParts } from '../../src/modules/messaging/transports/sms-parts.ts';
 import { giftcardClient } from '../giftcards/helpers.ts';
@@ -137,6 +138,18 @@ describe('SMS over SMPP', () => {
     } finally {
       await sms.close();
     }
+  });
+
+  test('SMS_URL binds as a transceiver, or a transmitter with ?bind=transmitter', async () => {
+    const before = smsc.bindCommands.length;
+    const sms = smsDriverFor(`${smsc.url}?bind=transmitter`, { from: 'GiftDesk' });
+    try {
+      assert.equal((await sms.send({ channel: 'sms', to: '+447700900125', text: 'tx' })).ok, true);
+    } finally {
+      await sms.close();
+    }
+    assert.deepEqual(smsc.bindCommands.slice(before), ['bind_transmitter']);
+    assert.ok(smsc.bindCommands.slice(0, before).every((c) => c === 'bind_transceiver'));
   });
 
   test('a phone-only order texts the link', async () => {

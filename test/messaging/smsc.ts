@@ -22,6 +22,7 @@ export async function startSmsc(account = { systemId: 'airgift', password: 'secr
   const submitted: Submitted[] = [];
   let refusal: number | null = null;
   let binds = 0;
+  const bindCommands: string[] = [];
   let enquireLinks = 0;
   let nextId = 1;
   const server = smpp.createServer((session: any) => {
@@ -29,6 +30,7 @@ export async function startSmsc(account = { systemId: 'airgift', password: 'secr
     const bind = (pdu: any) => {
       const ok = pdu.system_id === account.systemId && pdu.password === account.password;
       if (ok) binds += 1;
+      bindCommands.push(pdu.command);
       session.send(pdu.response({ command_status: ok ? 0 : 0x0e }));
     };
     session.on('bind_transceiver', bind);
@@ -63,6 +65,8 @@ export async function startSmsc(account = { systemId: 'airgift', password: 'secr
     port,
     url: `smpp://${account.systemId}:${account.password}@127.0.0.1:${port}`,
     submitted,
+    /** bind_transceiver / bind_transmitter, in the order they came. */
+    bindCommands,
     get binds() {
       return binds;
     },

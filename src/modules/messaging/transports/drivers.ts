@@ -12,11 +12,17 @@ export interface DriverSettings {
   ca?: string;
 }
 
+/** `?bind=transmitter` binds as a transmitter; a transceiver otherwise. */
+const bindOf = (url: string) =>
+  new URL(url).searchParams.get('bind') === 'transmitter'
+    ? ('transmitter' as const)
+    : ('transceiver' as const);
+
 type SmsDriver = (url: string, settings: DriverSettings) => Transport<OutgoingSms>;
 
 export const SMS_DRIVERS: Record<string, SmsDriver> = {
-  'smpp:': (url, s) => smppTransport({ url, from: s.from }),
-  'ssmpp:': (url, s) => smppTransport({ url, from: s.from }),
+  'smpp:': (url, s) => smppTransport({ url, from: s.from, bind: bindOf(url) }),
+  'ssmpp:': (url, s) => smppTransport({ url, from: s.from, bind: bindOf(url) }),
   'twilio:': (url, s) => twilioTransport({ url, from: s.from, ca: s.ca }),
 };
 
