@@ -137,6 +137,16 @@ async function recipientScreenshots(browser: Awaited<ReturnType<typeof launchBro
     await page.getByRole('heading', { name: 'Your code' }).waitFor();
     await page.screenshot({ path: join(OUT, 'redeem-page-revealed.png'), fullPage: true });
     await context.close();
+    // the console's Outbox, where an operator sees that e-mail go (its link masked)
+    const invited = await admin(server, 'POST', '/operators', { email: 'ops@example.com' });
+    const operator = await newContext(browser, server);
+    const ops = await operator.newPage();
+    await acceptInvitation(ops, server, invited.link, 'operator passphrase');
+    await signIn(ops, '/console', 'ops@example.com', 'operator passphrase');
+    await ops.goto('/console/#/outbox');
+    await ops.locator('article.message').first().waitFor();
+    await ops.screenshot({ path: join(OUT, 'console-outbox.png'), fullPage: true });
+    await operator.close();
   } finally {
     await server.cleanup();
     await mail.close();

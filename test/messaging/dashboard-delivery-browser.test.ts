@@ -82,4 +82,19 @@ describe('dashboard: delivery and branding', {
     );
     await context.close();
   });
+
+  test("the console's Outbox shows the messages as their recipients read them, links masked", async () => {
+    const operator = await server.runtime.services.web.users.createWithPassword('operator', 'ops@example.com', null);
+    const context = await newContext(browser, { url: server.url } as ServerProcess);
+    const page = await context.newPage();
+    await signIn(page, '/console', 'ops@example.com', operator.password);
+    await page.goto('/console/#/outbox');
+    const message = page.getByRole('article').filter({ hasText: 'grace@example.org' });
+    await message.getByRole('heading', { name: 'Ada sent you an Amazon gift card' }).waitFor();
+    const text = await message.locator('pre.message-text').textContent();
+    assert.match(text ?? '', /Open your gift card: https:\/\/localhost\/r\/••••••/);
+    assert.doesNotMatch(await page.content(), /\/r\/[A-Za-z0-9_-]{32}/, 'no live link on the page');
+    assert.deepEqual(await seriousViolations(page), []);
+    await context.close();
+  });
 });
