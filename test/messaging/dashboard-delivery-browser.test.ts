@@ -84,7 +84,11 @@ describe('dashboard: delivery and branding', {
   });
 
   test("the console's Outbox shows the messages as their recipients read them, links masked", async () => {
-    const operator = await server.runtime.services.web.users.createWithPassword('operator', 'ops@example.com', null);
+    const operator = await server.runtime.services.web.users.createWithPassword(
+      'operator',
+      'ops@example.com',
+      null,
+    );
     const context = await newContext(browser, { url: server.url } as ServerProcess);
     const page = await context.newPage();
     await signIn(page, '/console', 'ops@example.com', operator.password);
