@@ -11,9 +11,13 @@ export interface Received {
   raw: string;
   mail: ParsedMail;
   envelopeTo: string[];
+  /** The session was encrypted (STARTTLS or implicit TLS). */
+  secure: boolean;
 }
 
-export async function startMailServer(options: { starttls?: boolean } = {}) {
+export async function startMailServer(
+  options: { starttls?: boolean; secure?: boolean; key?: string; cert?: string } = {},
+) {
   const received: Received[] = [];
   const closedSessions = new Set<string>();
   let arrived = 0;
@@ -24,7 +28,9 @@ export async function startMailServer(options: { starttls?: boolean } = {}) {
   let refusedCount = 0;
   const server = new SMTPServer({
     authOptional: true,
-    disabledCommands: options.starttls ? [] : ['STARTTLS'],
+    disabledCommands: options.starttls || options.secure ? [] : ['STARTTLS'],
+    secure: options.secure ?? false,
+    ...(options.key && options.cert ? { key: options.key, cert: options.cert } : {}),
     logger: false,
     onRcptTo(_address, _session, callback) {
       if (refusal !== null) {
@@ -50,6 +56,7 @@ export async function startMailServer(options: { starttls?: boolean } = {}) {
           raw,
           mail: await simpleParser(raw),
           envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+          secure: Boolean(session.secure),
         };
         arrived += 1;
         if (holdMs > 0) await new Promise((r) => setTimeout(r, holdMs));
@@ -63,6 +70,8 @@ export async function startMailServer(options: { starttls?: boolean } = {}) {
       });
     },
   });
+  // a client that gives up during the TLS handshake (one that does not trust the certificate) is no error here
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {
