@@ -40,7 +40,7 @@ export async function openRuntime(config: Config, clock: Clock, db?: Db): Promis
   const adminKey = config.adminKey ?? (await readOrCreateSecret(adminKeyPath as string));
   const signingKey =
     config.tokenSigningKey ?? (await readOrCreateSecret(join(config.dataDir, 'token-signing.key')));
-  const bases = createBaseRouter(basesFromConfig(config));
+  const bases = createBaseRouter(basesFromConfig(config), { publicUrl: config.publicUrl });
   const services = createServices({
     config,
     db: database,

@@ -80,7 +80,9 @@ export interface BaseRouter {
  * server (127.0.0.1 instead of localhost, say), so one-host deployments work whatever name the
  * client uses; a base without a prefix owns its host and matches on that host only.
  */
-export function createBaseRouter(bases: Base[]): BaseRouter {
+export function createBaseRouter(bases: Base[], options: { publicUrl?: string } = {}): BaseRouter {
+  // the redeem page under PUBLIC_URL's path too (https://example.com/airgift/r/{token}), as its links say
+  const publicPrefix = options.publicUrl ? new URL(options.publicUrl).pathname.replace(/\/+$/, '') : '';
   const byLength = [...bases].sort((a, b) => b.prefix.length - a.prefix.length);
   const underPrefix = (path: string, prefix: string) =>
     prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
@@ -101,6 +103,9 @@ export function createBaseRouter(bases: Base[]): BaseRouter {
       const query = q === -1 ? '' : url.slice(q);
       if (SHARED_PATHS.includes(path) || path.startsWith(REDEEM_PATH)) {
         return { base: null, url: `${SHARED_MOUNT}${url}` };
+      }
+      if (publicPrefix && path.startsWith(`${publicPrefix}${REDEEM_PATH}`)) {
+        return { base: null, url: `${SHARED_MOUNT}${url.slice(publicPrefix.length)}` };
       }
       const base = match(hostHeader, path);
       if (!base) return { base: null, url: `${UNMATCHED_MOUNT}${url}` };
