@@ -21,6 +21,7 @@ import { createPrefixMatcher, type PrefixTable } from '../src/modules/topups/cat
 import { normalizeCarrierName, slugify } from './operator-data/carrier-names.ts';
 import { type CountryFacts, countryFacts, usdRates } from './operator-data/countries.ts';
 import { carrierDataVersion, extractRanges } from './operator-data/extract.ts';
+import { FACE_VALUES } from './operator-data/face-values.ts';
 import { LOCAL_AMOUNTS_EXCLUDED } from './operator-data/local-amounts.ts';
 import { Rng } from './operator-data/prng.ts';
 import { SUPPLEMENT_CARRIERS, SUPPLEMENT_RANGES } from './operator-data/supplements.ts';
@@ -379,6 +380,30 @@ function fixedSet(
   return out;
 }
 
+/**
+ * `count` of a country's face values (operator-data/face-values.ts): the two smallest, which every
+ * shop sells, and the rest spread evenly up the ladder. The local amounts are the face values and the
+ * USD amounts follow from the rate, as `fixedSet` makes them.
+ */
+function ladderSet(ladder: readonly string[], count: number, rate: Decimal, digits: number): FixedSet {
+  const n = Math.min(count, ladder.length);
+  const rest = ladder.slice(2);
+  const spread = Array.from(
+    { length: Math.max(0, n - 2) },
+    (_, i) => rest[Math.round((i * (rest.length - 1)) / Math.max(1, n - 3))],
+  );
+  const picked = [...new Set([...ladder.slice(0, Math.min(2, n)), ...spread])];
+  const out: FixedSet = { usd: [], usdDescriptions: {}, local: [], localDescriptions: {} };
+  for (const face of picked) {
+    const l = money(face, digits);
+    const u = usd(Decimal.max(new Decimal(l).div(rate), '0.01'));
+    if (out.usd.includes(u)) continue;
+    out.local.push(l);
+    out.usd.push(u);
+  }
+  return out;
+}
+
 function logoUrls(iso: string, carrierKey: string): string[] {
   return [1, 2, 3].map((n) => `${LOGO_BASE}${iso.toLowerCase()}-${carrierKey}-size-${n}.png`);
 }
@@ -460,12 +485,17 @@ function buildOperator(spec: OperatorSpec, operatorId: number): OperatorRecord {
     const local = localAllowed;
     if (rng.chance(0.25)) {
       const picked = rng.sample(FIXED_POOL, rng.int(4, 8));
+      // The pool's draw is still made where the country's real face values replace it, so every
+      // other attribute keeps its value.
+      const ladder = FACE_VALUES[spec.iso];
       applyFixed(
-        fixedSet(
-          picked.map((v) => ({ usd: new Decimal(v), description: null })),
-          local ? rate : null,
-          digits,
-        ),
+        ladder && local && rate
+          ? ladderSet(ladder, picked.length, rate, digits)
+          : fixedSet(
+              picked.map((v) => ({ usd: new Decimal(v), description: null })),
+              local ? rate : null,
+              digits,
+            ),
         local,
       );
     } else {

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import { AppError, ERROR_CODES } from './errors/error-codes.ts';
-import { describeInfrastructureError } from './errors/infrastructure-errors.ts';
+import { installAccountShapes } from './http/account-shapes.ts';
 import { installAuthHook } from './http/auth-hook.ts';
 import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -14,14 +14,16 @@ import { createOpenApiRegistry, docsRoutes } from './http/openapi.ts';
 import { loadRecordedExamples } from './http/openapi-examples.ts';
 import { PAGE_CSS } from './http/page-layout.ts';
 import { probeRoutes } from './http/probes.ts';
-import { accountRule, installAccountRateLimit, installTokenRateLimit } from './http/rate-limit.ts';
+import { accountRule, installAccountRateLimit, tokenGuards } from './http/rate-limit.ts';
 import { sendPage } from './http/reference-pages.ts';
+import { repeatedKey, repeatedKeyError } from './http/repeated-keys.ts';
 import { requestIdFor } from './http/request-context.ts';
 import { withPublicRequestUrls } from './http/request-log.ts';
 import { createKeptAnswers, installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
 import type { TypedApp } from './http/schemas.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { lazySerializerFactory } from './http/serialization.ts';
+import { TLS_SERVER_OPTIONS } from './http/tls.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
@@ -74,9 +76,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, bases, services } = deps;
   const docsUrl = `${config.publicUrl}/docs/errors`;
   const app = Fastify({
-    // TLS 1.2 and 1.3 only; request heads bounded (HEADER_LIMIT) on either kind of server.
+    // TLS 1.2 (ECDHE + AEAD suites only) and 1.3; request heads bounded (HEADER_LIMIT) on either kind of server.
     ...(deps.https
-      ? { https: { ...deps.https, minVersion: 'TLSv1.2' as const, maxHeaderSize: config.headerLimit } }
+      ? { https: { ...deps.https, ...TLS_SERVER_OPTIONS, maxHeaderSize: config.headerLimit } }
       : { http: { maxHeaderSize: config.headerLimit } }),
     clientErrorHandler: clientErrorHandler(docsUrl),
     logger: withPublicRequestUrls(deps.logger),
@@ -107,13 +109,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('base', null);
   app.decorateRequest('principal', null);
+  app.decorateRequest('shapes', 'documented');
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     request.base = (request.raw as { airgiftBase?: typeof request.base }).airgiftBase ?? null;
   });
-  installErrorHandling(app, docsUrl, (error) =>
-    deps.readiness?.outage.failed(describeInfrastructureError(error)),
-  );
+  installErrorHandling(app, docsUrl, (error) => deps.readiness?.failed(error));
   installTransportHooks(app);
   installSecurityHeaders(app);
   services.metrics.install(app);
@@ -127,16 +128,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       done(new AppError('INVALID_REQUEST', 'The body contains a NUL character (\\u0000)'), undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    parseJson(request, body as string, (error, value) => {
+      // A key named twice is refused, not read as its last value (http/repeated-keys.ts).
+      const repeated =
+        error || typeof value !== 'object' || value === null ? null : repeatedKey(body as string);
+      if (repeated) done(repeatedKeyError(repeated), undefined);
+      else done(error, value);
+    });
   });
 
   await app.register(
     async (auth) => {
       auth.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string' }, (_req, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+        // RFC 6749 §3.2: a parameter must not be sent twice; refused like a repeated JSON key.
+        const fields = new URLSearchParams(body as string);
+        const repeated = [...fields.keys()].find((name, i, all) => all.indexOf(name) !== i);
+        if (repeated) done(repeatedKeyError(repeated), undefined);
+        else done(null, Object.fromEntries(fields));
       });
-      installTokenRateLimit(auth, deps.rateLimiter, config);
-      tokenRoutes(auth, services.tokens);
+      tokenRoutes(auth, services.tokens, tokenGuards(deps.rateLimiter, config));
       docsRoutes(auth, openapi, { kind: 'auth', bases: bases.all, options: { docs: TOKEN_API_DOCS } });
     },
     { prefix: MOUNTS.auth },
@@ -147,9 +157,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const keptAnswers = createKeptAnswers({
     changes: services.changes,
     clock: services.clock,
+    // The account's shapes too: a gift card answer differs by them (http/account-shapes.ts).
     profileOf: (principal) => {
       const account = accounts.peek(principal.accountId);
-      return account && `${account.currencyCode}/${account.countryCode}`;
+      return account && `${account.currencyCode}/${account.countryCode}/${account.shapes}`;
     },
     loadProfile: (principal) => accounts.require(principal.accountId),
     balanceVersionOf: (principal) =>
@@ -172,6 +183,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(
       async (product) => {
         installAuthHook(product, services.tokens, defaultScope);
+        // Before the rate limit, so that its 429 takes the account's shapes too.
+        if (kind === 'giftcards') {
+          installAccountShapes(
+            product,
+            (principal) =>
+              accounts.peek(principal.accountId)?.shapes ??
+              accounts.require(principal.accountId).then((account) => account.shapes),
+          );
+        }
         installAccountRateLimit(product, deps.rateLimiter, config);
         installResponseCache(product, keptAnswers, defaultScope);
         routes(product.withTypeProvider<TypeBoxTypeProvider>());

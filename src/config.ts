@@ -122,6 +122,12 @@ export const SETTINGS = {
     "Embedded database's shared_buffers (its page cache inside the process; never given back once used).",
     '16MB',
   ),
+  databaseGuard: setting(
+    'DATABASE_GUARD',
+    oneOf('auto', 'on', 'off'),
+    'Throw where a code path holding a database connection asks for another or calls out (db/connection-guard.ts); auto: on when NODE_ENV is development or test.',
+    'auto',
+  ),
   publicUrl: setting('PUBLIC_URL', url, 'Root the default bases hang from.', 'https://localhost:$PORT'),
   authUrl: setting('AUTH_URL', url, 'Token service base.', '$PUBLIC_URL/auth'),
   giftcardsUrl: setting('GIFTCARDS_URL', url, 'Gift card service, live.', '$PUBLIC_URL/giftcards'),
@@ -150,8 +156,14 @@ export const SETTINGS = {
   webLockoutFailures: setting(
     'WEB_LOCKOUT_FAILURES',
     integer(1, 1000),
-    'Dashboard and console: failed sign-ins of one e-mail within WEB_LOCKOUT_MINUTES that lock it.',
+    'Dashboard and console: failed sign-ins of one e-mail from one address within WEB_LOCKOUT_MINUTES that lock it there.',
     '5',
+  ),
+  webLockoutAddressFailures: setting(
+    'WEB_LOCKOUT_ADDRESS_FAILURES',
+    integer(0, 100_000),
+    'Dashboard and console: failed sign-ins from one address (any e-mails) within WEB_LOCKOUT_MINUTES that refuse it (0: no limit).',
+    '20',
   ),
   webLockoutMinutes: setting(
     'WEB_LOCKOUT_MINUTES',
@@ -375,8 +387,20 @@ export const SETTINGS = {
   rateLimitTokenRequests: setting(
     'RATE_LIMIT_TOKEN_REQUESTS',
     integer(0, 1_000_000),
-    'Token requests per client_id per window (0: no limit).',
+    'Tokens issued per client_id per window (0: no limit); refused requests are not counted here.',
     '200',
+  ),
+  rateLimitTokenFailures: setting(
+    'RATE_LIMIT_TOKEN_FAILURES',
+    integer(0, 1_000_000),
+    'Refused token requests per client_id and client address per window before that pair gets 429 (0: no limit).',
+    '20',
+  ),
+  rateLimitTokenAddressFailures: setting(
+    'RATE_LIMIT_TOKEN_ADDRESS_FAILURES',
+    integer(0, 1_000_000),
+    'Refused token requests per client address per window before that address gets 429 (0: no limit).',
+    '100',
   ),
   rateLimitApiRequests: setting(
     'RATE_LIMIT_API_REQUESTS',

@@ -1,15 +1,18 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { describeInfrastructureError, isInfrastructureError } from './errors/infrastructure-errors.ts';
-import { listenHttpsOnly } from './http/listener.ts';
+import { lockDataDirectory } from './data-directory.ts';
+import { isDiskFull, isInfrastructureError } from './errors/infrastructure-errors.ts';
+import { bindPort } from './http/listener.ts';
 import { loadTls } from './http/tls.ts';
 import { systemClock } from './lib/clock.ts';
 import { createLogDestination } from './lib/log-destination.ts';
-import { LOG_REDACTION, LOG_SERIALIZERS } from './lib/log-redaction.ts';
+import { logRedaction } from './lib/log-redaction.ts';
 import { openRuntime } from './runtime.ts';
+import { bootstrapSandbox, SANDBOX_CREDENTIALS_FILE, type SandboxBootstrap } from './sandbox-bootstrap.ts';
 import { installShutdown } from './shutdown.ts';
+import { StartError } from './start-error.ts';
 
 /**
  * The composition root: read the configuration, open the database, build the services and the app,
@@ -26,6 +29,16 @@ async function main() {
   process.once('exit', () => logs.flushSync(200));
   const config = loadConfig();
   await mkdir(config.dataDir, { recursive: true });
+  // The embedded database is one process's: the data directory is locked before anything in it is
+  // opened, and the port bound before the database is touched (a refused second start changes nothing).
+  if (!config.databaseUrl) lockDataDirectory(config.dataDir);
+  const bound = await bindPort(config.port, config.host).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'EADDRINUSE'
+      ? new StartError(
+          `port ${config.port} is already in use on ${config.host}: is airgift already running? (PORT sets another)`,
+        )
+      : error;
+  });
   const runtime = await openRuntime(config, systemClock);
   const tls =
     config.tls === 'on'
@@ -45,60 +58,30 @@ async function main() {
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, stream: logs, redact: LOG_REDACTION, serializers: LOG_SERIALIZERS },
+        : { level: config.logLevel, stream: logs, ...logRedaction([runtime.adminKey]) },
     readiness: runtime.readiness,
     rateLimiter: runtime.rateLimiter,
   });
-  let close: (graceMs: number) => Promise<void>;
-  let port: number;
-  if (tls) {
-    const listening = await listenHttpsOnly(app, config.port, config.host);
-    close = listening.close;
-    port = listening.port;
-  } else {
-    await app.listen({ port: config.port, host: config.host });
-    // Fastify answers new requests 503 while closing and waits for those in flight; the shutdown's
-    // deadline bounds the wait.
-    close = () => app.close();
-    port = config.port;
-  }
+  // Fastify answers new requests 503 while closing and waits for those in flight; the shutdown's
+  // deadline bounds the wait.
+  const { close, port } = await bound.serve(app, { tls: tls !== null });
+  runtime.db.onStall((stall) =>
+    app.log.warn(
+      { waitedMs: stall.waitedMs, heldMs: stall.heldMs, waiting: stall.waiting, heldBy: stall.heldBy },
+      'the database has not answered for seconds: its connection is held by the code path in heldBy',
+    ),
+  );
 
-  const sandbox =
-    config.bootstrapSandbox && (await runtime.services.accounts.count()) === 0
-      ? await runtime.services.accounts.create({
-          name: 'Sandbox',
-          currencyCode: 'USD',
-          countryCode: 'US',
-          environment: 'sandbox',
-          fund: '10000',
-        })
-      : null;
-  // The bootstrap account's dashboard user: the sandbox credentials sign in to the dashboard too.
-  const dashboardUser = sandbox
-    ? await runtime.services.web.users.createWithPassword('customer', SANDBOX_USER_EMAIL, sandbox.accountId)
-    : null;
-  if (sandbox) {
-    await writeFile(
-      join(config.dataDir, 'sandbox-credentials.json'),
-      `${JSON.stringify({ ...sandbox, dashboard: dashboardUser && { email: dashboardUser.email, password: dashboardUser.password } }, null, 2)}\n`,
-      { mode: 0o600 },
-    );
-  }
-  printBanner({
-    config,
-    port,
-    caPath: tls?.caPath ?? null,
-    sandbox,
-    dashboardUser,
-    adminKeyPath: runtime.adminKeyPath,
-    bases: runtime.bases.all,
-  });
+  const bootstrap = config.bootstrapSandbox ? await bootstrapSandbox(runtime.services, config.dataDir) : null;
 
   // A database outage is logged twice (start, end) by the outage monitor, not once per failed run.
   const workerError = (error: unknown, job: { name: string; id: number | null }) => {
-    if (isInfrastructureError(error)) runtime.readiness.outage.failed(describeInfrastructureError(error));
+    if (isInfrastructureError(error)) runtime.readiness.failed(error);
     else app.log.error({ err: error, job: job.name, id: job.id }, 'background job failed');
   };
+  runtime.readiness.onDiskFull((reason) =>
+    app.log.warn({ reason }, 'disk full: writes refused, answering 503 until there is room again'),
+  );
   runtime.readiness.outage.onChange((event) =>
     event.kind === 'started'
       ? app.log.warn({ reason: event.reason }, 'database unavailable: answering 503 until it is back')
@@ -156,18 +139,25 @@ async function main() {
       },
     ],
   });
+  const disk = (await runtime.readiness.check()).checks.disk;
+  if (disk !== 'ok') app.log.warn({ disk }, 'the disk is full: writes are refused (503) until there is room');
+  // Last: a process that printed its banner has its signal handlers and workers in place.
+  printBanner({
+    config,
+    port,
+    caPath: tls?.caPath ?? null,
+    bootstrap,
+    adminKeyPath: runtime.adminKeyPath,
+    bases: runtime.bases.all,
+  });
 }
-
-/** The e-mail of the bootstrap account's dashboard user. */
-const SANDBOX_USER_EMAIL = 'sandbox@airgift.localhost';
 
 function printBanner(o: {
   config: ReturnType<typeof loadConfig>;
   port: number;
   caPath: string | null;
   adminKeyPath: string | null;
-  sandbox: { clientId: string; clientSecret: string; accountId: number; balance: number } | null;
-  dashboardUser: { email: string; password: string } | null;
+  bootstrap: SandboxBootstrap | null;
   bases: { kind: string; environment: string | null; url: string }[];
 }) {
   // Relative only below the working directory; elsewhere (DATA_DIR=/srv/ag, ../ag) the absolute path,
@@ -187,34 +177,38 @@ function printBanner(o: {
   if (o.caPath)
     lines.push(`TLS: development CA at ${rel(o.caPath)} (curl --cacert, or NODE_EXTRA_CA_CERTS for Node)`);
   if (o.adminKeyPath) lines.push(`Admin key: ${rel(o.adminKeyPath)} (the airgift CLI reads it from there)`);
-  if (o.sandbox) {
+  if (o.bootstrap) {
+    const sandbox = o.bootstrap.account;
     const auth = o.bases.find((b) => b.kind === 'auth')?.url;
     const audience = o.bases.find((b) => b.kind === 'giftcards' && b.environment === 'sandbox')?.url;
     lines.push(
       '',
-      `A sandbox account was created (id ${o.sandbox.accountId}, balance ${o.sandbox.balance} USD); saved in ${rel(join(o.config.dataDir, 'sandbox-credentials.json'))}:`,
-      `  client_id     ${o.sandbox.clientId}`,
-      `  client_secret ${o.sandbox.clientSecret}`,
+      o.bootstrap.renewed
+        ? `${SANDBOX_CREDENTIALS_FILE} was missing: the sandbox account (id ${sandbox.accountId}) got a new credential and dashboard password; saved in ${rel(join(o.config.dataDir, SANDBOX_CREDENTIALS_FILE))}:`
+        : `A sandbox account was created (id ${sandbox.accountId}, balance ${sandbox.balance} USD); saved in ${rel(join(o.config.dataDir, SANDBOX_CREDENTIALS_FILE))}:`,
+      `  client_id     ${sandbox.clientId}`,
+      `  client_secret ${sandbox.clientSecret}`,
       '',
       'Get a token:',
       `  curl${cacert} -X POST ${auth}/oauth/token -H 'Content-Type: application/json' \\`,
-      `    -d '{"client_id":"${o.sandbox.clientId}","client_secret":"${o.sandbox.clientSecret}","grant_type":"client_credentials","audience":"${audience}"}'`,
+      `    -d '{"client_id":"${sandbox.clientId}","client_secret":"${sandbox.clientSecret}","grant_type":"client_credentials","audience":"${audience}"}'`,
     );
-    if (o.dashboardUser) {
-      lines.push(
-        '',
-        `Dashboard: ${o.config.dashboardUrl} (sign in as the sandbox account's user)`,
-        `  e-mail        ${o.dashboardUser.email}`,
-        `  password      ${o.dashboardUser.password}`,
-      );
-    }
+    lines.push(
+      '',
+      `Dashboard: ${o.config.dashboardUrl} (sign in as the sandbox account's user)`,
+      `  e-mail        ${o.bootstrap.dashboardUser.email}`,
+      `  password      ${o.bootstrap.dashboardUser.password}`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof StartError) {
     process.stderr.write(`${error.message}\n`);
+  } else if (isDiskFull(error)) {
+    const where = process.env.DATA_DIR ?? './data';
+    process.stderr.write(`airgift failed to start: the disk holding ${where} is full (${error.message})\n`);
   } else {
     process.stderr.write(
       `airgift failed to start: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,

@@ -44,8 +44,17 @@ export interface AccountSummary {
   status: 'ACTIVE' | 'INACTIVE';
   dailyCountLimit: number | null;
   dailyAmountLimit: number | null;
+  /** Which shapes its gift card answers take; the airgift SDK reads both alike. */
+  shapes: AccountShapes;
   createdAt: string;
 }
+
+/**
+ * `documented`: the gift card spec's shapes (the default). `service`: the live service's shapes that
+ * its official SDKs read (paged lists, the denominations map as one object, the error's timeStamp
+ * as text). Both environments and every credential of the account.
+ */
+export type AccountShapes = 'documented' | 'service';
 
 export interface AccountDetails extends AccountSummary {
   balances: Record<Environment, { balance: number; updatedAt: string | null }>;
@@ -175,6 +184,16 @@ export interface LedgerDiscrepancy {
   environment: Environment;
   balance: string;
   sum: string;
+}
+
+/** An order or top-up whose ledger entries do not match it (or entries without their transaction). */
+export interface LedgerOrderMismatch {
+  product: string;
+  transactionId: number;
+  accountId: number;
+  environment: Environment;
+  status: string | null;
+  problem: string;
 }
 
 export interface AccountLimits {
@@ -399,6 +418,9 @@ export class Admin {
     /** `PATCH /accounts/{id}`: daily limits (null removes one). */
     setLimits: (accountId: number, limits: AccountLimits) =>
       this.send<AccountSummary>('PATCH', `/accounts/${enc(accountId)}`, limits, true),
+    /** `PATCH /accounts/{id}` with `shapes`: which shapes the account's gift card answers take. */
+    setShapes: (accountId: number, shapes: AccountShapes) =>
+      this.send<AccountSummary>('PATCH', `/accounts/${enc(accountId)}`, { shapes }, true),
     /** `POST /accounts/{id}/deactivate`: it keeps reading, but moves no more money. */
     deactivate: (accountId: number) =>
       this.send<AccountSummary>('POST', `/accounts/${enc(accountId)}/deactivate`, undefined, true),
@@ -597,8 +619,12 @@ export class Admin {
   };
 
   readonly ledger = {
-    /** `GET /ledger/audit`: every balance that differs from the sum of its entries (empty when sound). */
-    audit: () => this.get<{ discrepancies: LedgerDiscrepancy[] }>('/ledger/audit'),
+    /**
+     * `GET /ledger/audit`: every balance that differs from the sum of its entries, and every order or
+     * top-up whose entries do not match it (both empty when sound).
+     */
+    audit: () =>
+      this.get<{ discrepancies: LedgerDiscrepancy[]; orders: LedgerOrderMismatch[] }>('/ledger/audit'),
   };
 
   /**

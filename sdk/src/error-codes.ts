@@ -45,6 +45,7 @@ export const OAUTH_ERROR_CODES = [
   'invalid_target',
   'invalid_scope',
   'invalid_client',
+  'too_many_requests',
 ] as const;
 
 export type ServerErrorCode = (typeof SERVER_ERROR_CODES)[number];

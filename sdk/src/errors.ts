@@ -109,7 +109,7 @@ export function errorFromAnswer(
       requestId,
       path: str(b.path) ?? path,
       infoLink: str(b.infoLink),
-      timeStamp: typeof b.timeStamp === 'number' ? b.timeStamp : null,
+      timeStamp: timeStampOf(b.timeStamp),
       body,
     });
   }
@@ -131,4 +131,15 @@ export function errorFromAnswer(
     path,
     body,
   });
+}
+
+/**
+ * The envelope's `timeStamp` as epoch milliseconds: a number as sent, or the text `yyyy-MM-dd
+ * HH:mm:ss` (UTC) that an account with the service's shapes gets.
+ */
+function timeStampOf(value: unknown): number | null {
+  if (typeof value === 'number') return value;
+  const m =
+    typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value) : null;
+  return m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) : null;
 }

@@ -37,6 +37,22 @@ type R<T> = Promise<WithRequestId<T>>;
  * });
  * const [card] = await giftcards.orders.cards(order.transactionId); // card.cardNumber: exact digits, a string
  */
+/**
+ * A product as this SDK types it, whichever shapes the account answers (docs/compatibility.md): the
+ * service's shapes send `fixedRecipientToSenderDenominationsMap` as one object, read here as the
+ * documented one-key objects, in the same order.
+ */
+function documentedProduct(product: Product): Product {
+  const map: unknown = product.fixedRecipientToSenderDenominationsMap;
+  if (Array.isArray(map) || map === null || typeof map !== 'object') return product;
+  return {
+    ...product,
+    fixedRecipientToSenderDenominationsMap: Object.entries(map as Record<string, number>).map(
+      ([recipient, sender]) => ({ [recipient]: sender }),
+    ),
+  };
+}
+
 export class GiftCards extends ProductClient {
   constructor(options: ClientOptions) {
     super(options, 'giftcards');
@@ -60,16 +76,18 @@ export class GiftCards extends ProductClient {
       this.get(`/countries/${enc(countryCode)}`, undefined, options),
     /** `GET /countries/{countryCode}/products`: the products available to a country, paged. */
     products: (countryCode: string, query: PageQuery = {}, options?: RequestOptions): PagePromise<Product> =>
-      this.arrayList(`/countries/${enc(countryCode)}/products`, { ...query }, options),
+      this.arrayList(`/countries/${enc(countryCode)}/products`, { ...query }, options, documentedProduct),
   };
 
   readonly products = {
     /** `GET /products`: products, filtered and paged. */
     list: (query: ProductsQuery = {}, options?: RequestOptions): PagePromise<Product> =>
-      this.arrayList('/products', { ...query }, options),
+      this.arrayList('/products', { ...query }, options, documentedProduct),
     /** `GET /products/{productId}`. */
-    get: (productId: number, options?: RequestOptions): R<Product> =>
-      this.get(`/products/${enc(productId)}`, undefined, options),
+    get: async (productId: number, options?: RequestOptions): R<Product> => {
+      const product = await this.get<Product>(`/products/${enc(productId)}`, undefined, options);
+      return withRequestId(documentedProduct(product), product.requestId);
+    },
     /** `GET /products/{productId}/redeem-instructions`. */
     redeemInstructions: (productId: number, options?: RequestOptions): R<ProductRedeemInstruction> =>
       this.get(`/products/${enc(productId)}/redeem-instructions`, undefined, options),

@@ -8,7 +8,7 @@ export type PageLoader<T> = (page: number) => Promise<Page<T>>;
 
 /**
  * One page of any paged list, gift card or top-up alike. `page` is 1-based; `totalElements` and
- * `totalPages` are null where the API does not tell them (the gift card lists). Iterating a page
+ * `totalPages` are null where the API does not tell them (the gift card lists in the documented shapes). Iterating a page
  * with `for await` yields its items and those of every page after it.
  *
  * @example

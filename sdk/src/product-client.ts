@@ -8,7 +8,7 @@ import {
   pagePromise,
   wrappedPage,
 } from './page.js';
-import type { WithRequestId } from './request-id.js';
+import { type WithRequestId, withRequestId } from './request-id.js';
 import { TokenProvider, type TokenResponse } from './token-provider.js';
 import { type Call, type Query, Transport } from './transport.js';
 
@@ -54,15 +54,28 @@ export class ProductClient {
     return this.http.json<T>({ method: 'GET', path, query, options });
   }
 
-  /** A list served as bare arrays paged by `page`/`size` (the gift card lists). */
+  /**
+   * A list paged by `page`/`size` (the gift card lists): served as bare arrays, or in the top-up
+   * wrapper to an account with the service's shapes; the Page is the same either way. `item` gives
+   * each item the one shape this SDK types.
+   */
   protected arrayList<T>(
     path: string,
     query: Query & { page?: number; size?: number },
     options?: RequestOptions,
+    item: (value: T) => T = (value) => value,
   ): PagePromise<T> {
     const size = query.size ?? DEFAULT_PAGE_SIZE;
-    const load = async (page: number): Promise<Page<T>> =>
-      arrayPage(await this.get<T[]>(path, { ...query, page, size }, options), page, size, load);
+    const load = async (page: number): Promise<Page<T>> => {
+      const answer = await this.get<T[] | PageWrapper<T>>(path, { ...query, page, size }, options);
+      if (!Array.isArray(answer)) {
+        return wrappedPage(
+          withRequestId({ ...answer, content: answer.content.map(item) }, answer.requestId),
+          load,
+        );
+      }
+      return arrayPage(withRequestId(answer.map(item), answer.requestId), page, size, load);
+    };
     return pagePromise(load, query.page ?? 1);
   }
 

@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import type { AccountDetails, Environment } from '../../sdk/src/index.ts';
+import { Argument, type Command } from 'commander';
+import type { AccountDetails, AccountShapes, Environment } from '../../sdk/src/index.ts';
 import {
   columns,
   environmentOption,
@@ -113,6 +113,21 @@ export function addAccountCommands(program: Command, run: Run): void {
       }),
     );
 
+  leaf(accounts, 'shapes', "which shapes the account's gift card answers take (docs/compatibility.md)")
+    .argument('<id>', 'account id', wholeNumber)
+    .addArgument(
+      new Argument(
+        '<shapes>',
+        "documented (the spec's, the default) or service (the live service's, for its official SDKs)",
+      ).choices(['documented', 'service']),
+    )
+    .action((id: number, shapes: AccountShapes, o: JsonOption) =>
+      run(o.json, async (admin) => {
+        const a = await admin.accounts.setShapes(id, shapes);
+        return { json: a, text: `account ${a.accountId} answers the ${a.shapes} shapes` };
+      }),
+    );
+
   for (const action of ['fund', 'adjust'] as const) {
     const command = leaf(
       accounts,
@@ -188,13 +203,17 @@ export function addAccountCommands(program: Command, run: Run): void {
     );
 
   const ledger = program.command('ledger').description('the ledger of every account');
-  leaf(ledger, 'audit', 'every balance against the sum of its entries').action((o: JsonOption) =>
+  leaf(
+    ledger,
+    'audit',
+    'every balance against the sum of its entries, every order against its entries',
+  ).action((o: JsonOption) =>
     run(o.json, async (admin): Promise<Output> => {
       const audit = await admin.ledger.audit();
       const text =
-        audit.discrepancies.length === 0
-          ? 'every balance equals the sum of its ledger entries'
-          : JSON.stringify(audit.discrepancies, null, 2);
+        audit.discrepancies.length === 0 && audit.orders.length === 0
+          ? 'every balance equals the sum of its ledger entries, and every order and top-up its entries'
+          : JSON.stringify(audit, null, 2);
       return { json: audit, text };
     }),
   );

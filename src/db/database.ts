@@ -1,8 +1,9 @@
 import { userInfo } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { type Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { lazyPackage } from '../lib/lazy-package.ts';
+import { openGuardedKysely, type Stall } from './connection-guard.ts';
 import { type Listening, listenPglite, listenPostgres, type NotificationHandlers } from './notifications.ts';
 import { openPglite } from './pglite.ts';
 import type { Database } from './schema.ts';
@@ -18,6 +19,8 @@ export interface Db {
   pglite?: PGlite;
   /** Notifications of a channel (notifications.ts); what is listening ends with `close()`. */
   listen(channel: string, handlers: NotificationHandlers): Promise<Listening>;
+  /** Hears when a query has waited seconds for the embedded database's one connection (connection-guard.ts). */
+  onStall(listener: (stall: Stall) => void): void;
   close(): Promise<void>;
 }
 
@@ -25,28 +28,48 @@ export type DbTarget =
   | { url: string; poolSize?: number }
   | { pgliteDataDir?: string; pglite?: PGlite; sharedBuffers?: string };
 
+export interface DbOptions {
+  /**
+   * Throw on a connection asked for while one is held in the same code path, and on a network call
+   * inside a transaction (connection-guard.ts). Default: DATABASE_GUARD, else on when NODE_ENV is
+   * development or test.
+   */
+  guard?: boolean;
+}
+
+/** The guard's default: `DATABASE_GUARD=on|off`, else on in development and tests. */
+export function guardByDefault(env: NodeJS.ProcessEnv = process.env): boolean {
+  const set = env.DATABASE_GUARD?.toLowerCase();
+  if (set === 'on' || set === 'off') return set === 'on';
+  return env.NODE_ENV === 'development' || env.NODE_ENV === 'test';
+}
+
 const INT8 = 20;
 /** node-postgres, loaded only when DATABASE_URL is set. */
 const nodePostgres = lazyPackage<typeof pg>('pg');
 
-export async function openDatabase(target: DbTarget): Promise<Db> {
-  if ('url' in target) return openPostgres(target.url, target.poolSize ?? 10);
+export async function openDatabase(target: DbTarget, options: DbOptions = {}): Promise<Db> {
+  if ('url' in target) return openPostgres(target.url, target.poolSize ?? 10, options);
   const parsers = { [INT8]: (value: string) => Number(value) };
   const pglite =
     target.pglite ??
     (target.pgliteDataDir
       ? await openPglite(target.pgliteDataDir, { sharedBuffers: target.sharedBuffers ?? '16MB', parsers })
       : await PGlite.create({ parsers }));
-  return fromPGlite(pglite);
+  return fromPGlite(pglite, options);
 }
 
-export function fromPGlite(pglite: PGlite): Db {
-  const kysely = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+export function fromPGlite(pglite: PGlite, options: DbOptions = {}): Db {
+  const { kysely, onStall } = openGuardedKysely<Database>(new PGliteDialect({ pglite }), {
+    singleConnection: true,
+    guard: options.guard ?? guardByDefault(),
+  });
   const listening: Listening[] = [];
   return {
     kind: 'pglite',
     kysely,
     pglite,
+    onStall,
     async listen(channel, handlers) {
       const l = await listenPglite(pglite, channel, handlers);
       listening.push(l);
@@ -107,7 +130,7 @@ export function withDefaultUser(url: string, env: NodeJS.ProcessEnv = process.en
   return fragment === undefined ? joined : `${joined}#${fragment}`;
 }
 
-function openPostgres(url: string, poolSize: number): Db {
+function openPostgres(url: string, poolSize: number, options: DbOptions): Db {
   const pg = nodePostgres();
   const pool = new pg.Pool({
     connectionString: withDefaultUser(url),
@@ -148,11 +171,15 @@ function openPostgres(url: string, poolSize: number): Db {
     Client: pg.Client,
     options: pool.options,
   };
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: connections }) });
+  const { kysely, onStall } = openGuardedKysely<Database>(new PostgresDialect({ pool: connections }), {
+    singleConnection: false,
+    guard: options.guard ?? guardByDefault(),
+  });
   const listening: Listening[] = [];
   return {
     kind: 'postgres',
     kysely,
+    onStall,
     async listen(channel, handlers) {
       const l = listenPostgres(
         () =>

@@ -18,9 +18,14 @@ export interface AccountsTable {
   status: 'ACTIVE' | 'INACTIVE';
   daily_count_limit: number | null;
   daily_amount_limit: Numeric | null;
+  /** Which shapes the account's gift card answers take (migration 0019). */
+  shapes: Generated<AccountShapes>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
+
+/** 'documented': the gift card spec's shapes; 'service': the live service's (docs/compatibility.md). */
+export type AccountShapes = 'documented' | 'service';
 
 export interface CredentialsTable {
   client_id: string;
@@ -92,6 +97,14 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   live_catalogues: LiveCataloguesTable;
   topup_operator_statuses: TopupOperatorStatusesTable;
+  key_checks: KeyChecksTable;
+}
+
+// What each key was when data was first protected with it (migration 0018, db/installation.ts).
+export interface KeyChecksTable {
+  name: string;
+  check_value: string;
+  created_at: Generated<Date>;
 }
 
 // Upstream providers (migration 0009, modules/upstream/).

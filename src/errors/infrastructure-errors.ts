@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { DATABASE_CLOSED } from '../db/connection-guard.ts';
 import { DatabaseConnectError } from '../db/database.ts';
 import { MOUNTS } from '../http/bases.ts';
 import { AppError } from './error-codes.ts';
@@ -49,12 +50,27 @@ const PG_MESSAGES = [
   // PGlite's own words, and those of Kysely's PGlite driver once the instance is gone.
   /^PGlite is clos(ed|ing)$/,
   /^PGlite instance is already closed\.$/,
+  // ours (db/connection-guard.ts), for a query after the database was closed
+  new RegExp(`^${DATABASE_CLOSED}$`),
 ];
 
-/** True when `error` (or its cause) says the database could not be reached or went away. */
+/**
+ * True when `error` (or its cause) says the disk is full: PostgreSQL's disk_full (53100, "could not
+ * extend file ...: No space left on device"), or a file write's ENOSPC. The database is there but
+ * cannot take a write: 503 with Retry-After, and `/ready` says "disk full" (readiness.ts).
+ */
+export function isDiskFull(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const e = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (e.code === '53100' || e.code === 'ENOSPC') return true;
+  if (typeof e.message === 'string' && e.message.includes('No space left on device')) return true;
+  return isDiskFull(e.cause, depth + 1);
+}
+
+/** True when `error` (or its cause) says the database could not be reached or went away, or its disk is full. */
 export function isInfrastructureError(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
-  if (error instanceof DatabaseConnectError) return true;
+  if (error instanceof DatabaseConnectError || isDiskFull(error)) return true;
   const e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof e.code === 'string') {
     if (e.code.startsWith('08') && e.code.length === 5) return true;

@@ -12,6 +12,8 @@ export const OAUTH_ERRORS = {
   invalid_target: { status: 400 },
   invalid_scope: { status: 400 },
   invalid_client: { status: 401 },
+  // RFC 6749 names no error for a rate limit: the common `too_many_requests`, with Retry-After.
+  too_many_requests: { status: 429 },
 } as const;
 
 export type OAuthErrorCode = keyof typeof OAUTH_ERRORS;
@@ -20,11 +22,13 @@ export class OAuthError extends Error {
   constructor(
     readonly error: OAuthErrorCode,
     description: string,
+    /** Headers the answer carries (a 429's Retry-After and RateLimit-*). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(description);
   }
 
-  get status(): 400 | 401 {
+  get status(): 400 | 401 | 429 {
     return OAUTH_ERRORS[this.error].status;
   }
 }

@@ -4,6 +4,7 @@ import { AppError, type ErrorCode, type ErrorDetail } from '../errors/error-code
 import { unavailableError } from '../errors/infrastructure-errors.ts';
 import { OAuthError } from '../errors/oauth-error.ts';
 import { maskSecrets } from '../lib/log-redaction.ts';
+import { formatDateTime } from '../lib/time-format.ts';
 
 /**
  * The one place where failures become responses. Domain errors (AppError) carry their code; Fastify's
@@ -12,7 +13,9 @@ import { maskSecrets } from '../lib/log-redaction.ts';
  * instead of logged per request; anything else is a 500 that leaks nothing and is logged with the
  * request id.
  *
- * Envelope (decisions §3): `{timeStamp, message, infoLink, path, errorCode, details}`.
+ * Envelope (decisions §3): `{timeStamp, message, infoLink, path, errorCode, details}`. `timeStamp` is
+ * epoch milliseconds, or `yyyy-MM-dd HH:mm:ss` (UTC) for an account with the service's shapes
+ * (http/account-shapes.ts: gift card bases only).
  */
 export function envelope(
   request: FastifyRequest,
@@ -22,8 +25,9 @@ export function envelope(
   docsUrl: string,
 ) {
   // What the client sent is echoed (a path, a value in a message) with airgift secrets masked.
+  const now = Date.now();
   return {
-    timeStamp: Date.now(),
+    timeStamp: request.shapes === 'service' ? formatDateTime(new Date(now)) : now,
     message: maskSecrets(message),
     infoLink: `${docsUrl}#${code}`,
     path: maskSecrets(originalPath(request)),
@@ -127,6 +131,7 @@ export function installErrorHandling(
     if (error instanceof OAuthError) {
       return reply
         .code(error.status)
+        .headers(error.headers)
         .send({ error: error.error, error_description: maskSecrets(error.message) });
     }
     const unavailable = unavailableError(error, request);
@@ -144,9 +149,10 @@ export function installErrorHandling(
         ? error
         : (fromFastifyError(error, request.headers['content-type']) ?? fromDatabaseInputError(error));
     if (appError && request.base?.kind === 'auth' && [400, 413, 415].includes(appError.status)) {
-      // The token endpoint answers a bad body in OAuth's form (decisions §2), not the envelope.
+      // The token endpoint answers a bad body in OAuth's form (decisions §2), not the envelope; a body
+      // over BODY_LIMIT keeps its 413 (README), with RFC 6749's invalid_request.
       return reply
-        .code(400)
+        .code(appError.status === 413 ? 413 : 400)
         .send({ error: 'invalid_request', error_description: maskSecrets(appError.message) });
     }
     if (appError) {

@@ -22,7 +22,61 @@ export interface Listening {
   close(graceMs?: number): Promise<void>;
 }
 
+/**
+ * The port, bound before anything else is opened (main.ts binds it before the data directory's
+ * database: a second start on a taken port stops before it touches anything). Connections that arrive
+ * before `serve` wait, paused, and are handed over when the app is ready.
+ */
+export interface BoundPort {
+  port: number;
+  /** Serves `app` on the port: HTTPS and the plain-HTTP refusal (TLS on), or `app.server` as it is (TLS off). */
+  serve(app: FastifyInstance, options?: { tls: boolean }): Promise<Listening>;
+  /** Gives the port back without serving (a start that failed after binding it). */
+  close(): Promise<void>;
+}
+
+export async function bindPort(port: number, host: string): Promise<BoundPort> {
+  let route: ((socket: net.Socket) => void) | null = null;
+  const early: net.Socket[] = [];
+  const front = net.createServer({ pauseOnConnect: true }, (socket) => {
+    if (route) route(socket);
+    else {
+      early.push(socket);
+      socket.once('close', () => early.splice(early.indexOf(socket) >>> 0, 1));
+      socket.on('error', () => socket.destroy());
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject);
+    front.listen(port, host, () => resolve());
+  });
+  const address = front.address() as net.AddressInfo;
+  return {
+    port: address.port,
+    async serve(app, options = { tls: true }) {
+      const served = await serveOn(front, app, options.tls);
+      route = served.route;
+      for (const socket of early.splice(0)) route(socket);
+      return { port: address.port, close: served.close };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of early.splice(0)) socket.destroy();
+        front.close(() => resolve());
+      }),
+  };
+}
+
+/** Binds the port and serves `app` on it at once (the test harness). */
 export async function listenHttpsOnly(app: FastifyInstance, port: number, host: string): Promise<Listening> {
+  return (await bindPort(port, host)).serve(app);
+}
+
+async function serveOn(
+  front: net.Server,
+  app: FastifyInstance,
+  tls: boolean,
+): Promise<{ route: (socket: net.Socket) => void; close: Listening['close'] }> {
   await app.ready();
   const tlsServer = app.server as https.Server;
   // Plain HTTP is parsed only to be refused; it gets the HTTPS server's header limit and client-error answers.
@@ -46,10 +100,17 @@ export async function listenHttpsOnly(app: FastifyInstance, port: number, host: 
     });
   });
 
-  const front = net.createServer({ pauseOnConnect: true }, (socket) => {
+  const route = (socket: net.Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
+    if (!tls) {
+      // behind a TLS-terminating proxy (TLS=off): every connection is the app's (its hooks refuse
+      // what did not come through a trusted proxy)
+      tlsServer.emit('connection', socket);
+      socket.resume();
+      return;
+    }
     socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
     socket.once('readable', () => {
       socket.setTimeout(0);
@@ -59,15 +120,10 @@ export async function listenHttpsOnly(app: FastifyInstance, port: number, host: 
       const target = first[0] === TLS_HANDSHAKE ? tlsServer : plainServer;
       target.emit('connection', socket);
     });
-  });
+  };
 
-  await new Promise<void>((resolve, reject) => {
-    front.once('error', reject);
-    front.listen(port, host, () => resolve());
-  });
-  const address = front.address() as net.AddressInfo;
   return {
-    port: address.port,
+    route,
     async close(graceMs = 0) {
       closing = true;
       const allClosed = new Promise<void>((resolve) => front.close(() => resolve()));

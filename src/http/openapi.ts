@@ -4,7 +4,7 @@ import { OAUTH_ERRORS } from '../errors/oauth-error.ts';
 import type { Base, BaseKind } from './bases.ts';
 import { MOUNTS } from './bases.ts';
 import { referencePageRoutes } from './reference-pages.ts';
-import { ErrorEnvelope } from './schemas.ts';
+import { ErrorEnvelope, GiftcardErrorEnvelope } from './schemas.ts';
 
 /**
  * OpenAPI 3.1 documents generated from the same route schemas that validate requests and shape
@@ -156,7 +156,7 @@ function buildDocument(kind: BaseKind, routes: CollectedRoute[], bases: Base[], 
   const schemas: Record<string, unknown> = { ...lifter.components() };
   applyLimits(paths, schemas, options);
   if (kind === 'auth') schemas.OAuthError = OAuthError;
-  else schemas.ErrorEnvelope = lifter.lift(ErrorEnvelope);
+  else schemas.ErrorEnvelope = lifter.lift(kind === 'giftcards' ? GiftcardErrorEnvelope : ErrorEnvelope);
   return {
     openapi: '3.1.0',
     info: {
@@ -297,11 +297,16 @@ function operation(
   const scope = route.scope === undefined ? defaultScope : route.scope;
   if (kind === 'auth') {
     Object.assign(responses, {
-      '400': oauthResponse('invalid_request, unsupported_grant_type or invalid_target (an unknown audience)'),
-      '401': oauthResponse(
-        'invalid_client: unknown client, wrong secret, revoked credential or another environment',
+      '400': oauthResponse(
+        'invalid_request (also a field sent twice), unsupported_grant_type, invalid_target (an unknown audience) or invalid_scope',
       ),
-      '429': oauthResponse('Too many token requests: wait the seconds in `Retry-After`'),
+      '401': oauthResponse(
+        'invalid_client: unknown client, wrong secret, revoked credential, or a credential of the other environment (named in error_description)',
+      ),
+      '413': oauthResponse('invalid_request: the body is over BODY_LIMIT'),
+      '429': oauthResponse(
+        "too_many_requests: this client's tokens, or this address's refused requests, past their limit; wait the seconds in `Retry-After`",
+      ),
       '503': oauthResponse('temporarily_unavailable: the database is away; retry after `Retry-After`'),
     });
   } else {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors/error-codes.ts';
+import { OAuthError } from '../errors/oauth-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import {
   memoryRateLimiter,
@@ -9,11 +10,12 @@ import {
   type RateLimitRule,
 } from '../lib/rate-limiter.ts';
 import { type RedisStateEvent, redisRateLimiter } from '../lib/redis-rate-limiter.ts';
-import { MOUNTS } from './bases.ts';
+import type { TokenGuard } from '../modules/auth/index.ts';
 
 /**
- * Rate limits (README "Rate limits"): token requests per client_id on the token endpoint, API requests
- * per account and environment on the product bases, each a fixed window of RATE_LIMIT_WINDOW_SECONDS.
+ * Rate limits (README "Rate limits"): on the token endpoint, tokens issued per client_id and refusals
+ * per address and per client_id from an address; API requests per account and environment on the
+ * product bases, each a fixed window of RATE_LIMIT_WINDOW_SECONDS.
  * A limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds);
  * a refusal is a 429 with `Retry-After`: `RATE_LIMIT_REACHED` in the envelope on the product bases,
  * OAuth's `{error: "too_many_requests", error_description}` on the token endpoint.
@@ -40,40 +42,65 @@ export function headersOf(d: RateLimitDecision): Record<string, string> {
   };
 }
 
-const TOKEN_ROUTE = `${MOUNTS.auth}/oauth/token`;
-
 /**
- * On the token base: every `POST /oauth/token` counts against the client_id it names, before the
- * secret is checked (so guessing one client's secret is slowed too); a request naming none counts
- * against its IP address (the proxy's X-Forwarded-For only from TRUSTED_PROXIES).
+ * On the token base, once the secret has been checked (token-service.ts): a right secret counts
+ * against its client_id (RATE_LIMIT_TOKEN_REQUESTS), and nothing else does, so no one who merely
+ * knows a client_id (it is every token's `sub`) can spend its owner's budget. Every refused request
+ * counts against its address (RATE_LIMIT_TOKEN_ADDRESS_FAILURES) and, when it names a client_id,
+ * against that client_id from that address (RATE_LIMIT_TOKEN_FAILURES); past either it is answered
+ * 429 instead of 401. A right secret is never refused for failures, wherever they came from.
+ * Addresses are the proxy's X-Forwarded-For only from TRUSTED_PROXIES.
+ *
+ * @example
+ * const guardOf = tokenGuards(limiter, config);
+ * await tokens.issue(body, guardOf?.(request.ip, reply));
  */
-export function installTokenRateLimit(
-  app: FastifyInstance,
+export function tokenGuards(
   limiter: RateLimiter | undefined,
   config: Config,
-) {
-  const limit = rule(config.rateLimitTokenRequests, config);
-  if (!limiter || !limit) return;
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.url !== TOKEN_ROUTE) return;
-    const body = request.body as { client_id?: unknown } | null;
-    const clientId = typeof body?.client_id === 'string' ? body.client_id.slice(0, 200) : '';
-    const key = clientId ? `token:client:${clientId}` : `token:ip:${request.ip}`;
-    const decision = await limiter.hit(key, limit);
-    const headers = headersOf(decision);
-    reply.headers(headers);
-    if (decision.allowed) return;
-    // The token endpoint answers every error in OAuth's form (decisions §2); RFC 6749 names no error
-    // for this, so the common `too_many_requests`, with the status and Retry-After saying the rest.
-    return reply
-      .code(429)
-      .header('Cache-Control', 'no-store')
-      .send({
-        error: 'too_many_requests',
-        error_description: `Too many token requests for this client (at most ${decision.limit} per ${config.rateLimitWindowSeconds} s); retry after ${headers['Retry-After']} s, and reuse a token until it expires`,
-      });
+): ((ip: string, reply: FastifyReply) => TokenGuard) | undefined {
+  const successes = rule(config.rateLimitTokenRequests, config);
+  const clientFailures = rule(config.rateLimitTokenFailures, config);
+  const addressFailures = rule(config.rateLimitTokenAddressFailures, config);
+  if (!limiter) return undefined;
+  const window = `${config.rateLimitWindowSeconds} s`;
+  return (ip, reply) => ({
+    async granted(clientId) {
+      if (!successes) return;
+      const decision = await limiter.hit(`token:client:${clientId}`, successes);
+      const headers = headersOf(decision);
+      reply.headers(headers);
+      if (decision.allowed) return;
+      throw tooMany(
+        `Too many token requests for this client (at most ${decision.limit} per ${window}); retry after ${headers['Retry-After']} s, and reuse a token until it expires`,
+        headers,
+      );
+    },
+    async refused(clientId, error) {
+      const decisions = await Promise.all([
+        clientId && clientFailures
+          ? limiter.hit(`token:failures:${clientId.slice(0, 200)}:${ip}`, clientFailures)
+          : null,
+        addressFailures ? limiter.hit(`token:failures:${ip}`, addressFailures) : null,
+      ]);
+      // The headers of the tighter count: a refusal, else the one with the fewest left.
+      const counted = decisions.filter((d): d is RateLimitDecision => d !== null);
+      const tightest =
+        counted.find((d) => !d.allowed) ?? counted.sort((a, b) => a.remaining - b.remaining)[0];
+      if (!tightest) return error;
+      const headers = headersOf(tightest);
+      reply.headers(headers);
+      if (tightest.allowed) return error;
+      return tooMany(
+        `Too many refused token requests from this address (at most ${tightest.limit} per ${window}); retry after ${headers['Retry-After']} s. A right client secret is still served`,
+        headers,
+      );
+    },
   });
 }
+
+const tooMany = (description: string, headers: Record<string, string>) =>
+  new OAuthError('too_many_requests', description, { ...headers, 'Cache-Control': 'no-store' });
 
 /** The rule of the product bases' account limit, or null when they are not limited. */
 export const accountRule = (config: Config) => rule(config.rateLimitApiRequests, config);

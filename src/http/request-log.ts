@@ -1,11 +1,12 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
-import { maskSecrets } from '../lib/log-redaction.ts';
+import { redactUrl } from '../lib/log-redaction.ts';
 
 /**
  * The logger options with a request serializer that logs the URL as the client sent it: the public
  * path (`/admin/accounts`, `/giftcards-sandbox/products`) and host, not the internal mount the
- * request was rewritten to (`/_admin/accounts`), which no operator can look up anywhere; anything
- * shaped like a secret or a token in it masked (`lib/log-redaction.ts`).
+ * request was rewritten to (`/_admin/accounts`), which no operator can look up anywhere; query
+ * parameters named like secrets and anything shaped like a secret or a token in it censored
+ * (`lib/log-redaction.ts`).
  *
  * @example
  * Fastify({ logger: withPublicRequestUrls({ level: 'info' }) });
@@ -25,7 +26,7 @@ export function withPublicRequestUrls(
 function publicRequest(request: FastifyRequest) {
   return {
     method: request.method,
-    url: maskSecrets(request.originalUrl ?? request.url),
+    url: redactUrl(request.originalUrl ?? request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

@@ -6,7 +6,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.ts';
 
 /**
@@ -30,6 +30,20 @@ export const ErrorEnvelope = Type.Object({
       issue: Type.String({ description: 'What is wrong with it' }),
     }),
   ),
+});
+/**
+ * The envelope on the gift card bases: `timeStamp` is epoch milliseconds, or `yyyy-MM-dd HH:mm:ss`
+ * (UTC) for an account with the service's shapes (http/account-shapes.ts).
+ */
+export const GiftcardErrorEnvelope = Type.Object({
+  ...ErrorEnvelope.properties,
+  timeStamp: OneOf([
+    ErrorEnvelope.properties.timeStamp,
+    Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+      description: 'When the error happened, yyyy-MM-dd HH:mm:ss (UTC): accounts with the service shapes',
+    }),
+  ]),
 });
 
 /**
@@ -76,3 +90,15 @@ export type TypedApp = FastifyInstance<
   FastifyBaseLogger,
   TypeBoxTypeProvider
 >;
+
+/**
+ * An answer that takes exactly one of several shapes that no value can fit twice (JSON Schema
+ * `oneOf`): validates, serialises and documents like a union. Shapes a value may fit both of (an
+ * empty list of either item) stay a `Type.Union` (`anyOf`).
+ *
+ * @example
+ * OneOf([Type.Array(Product), Paged(ServiceProduct)]) // an account's documented or service shapes
+ */
+export function OneOf<T extends TSchema[]>(schemas: [...T], options: { description?: string } = {}) {
+  return Type.Unsafe<Static<T[number]>>({ oneOf: schemas, ...options });
+}

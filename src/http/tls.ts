@@ -13,6 +13,24 @@ import { lazyPackage } from '../lib/lazy-package.ts';
  * server certificate is re-issued when that host list changes. Trust the CA once:
  * `curl --cacert data/tls/ca.crt`, or `NODE_EXTRA_CA_CERTS=data/tls/ca.crt` for Node clients.
  */
+/**
+ * What the HTTPS server offers: TLS 1.2 and 1.3 only; on TLS 1.2 only ECDHE key exchange (forward
+ * secrecy) with AEAD ciphers, Mozilla's "intermediate" profile without its DHE suites (so no CBC, no
+ * SHA-1 MAC, no static RSA key exchange); TLS 1.3's suites are OpenSSL's defaults (all AEAD). ECDSA
+ * and RSA pairs both, whichever key the certificate has; the client's preference decides.
+ */
+export const TLS_SERVER_OPTIONS = {
+  minVersion: 'TLSv1.2' as const,
+  ciphers: [
+    'ECDHE-ECDSA-AES128-GCM-SHA256',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+  ].join(':'),
+};
+
 /** Needed only to make a certificate, not at a restart that finds one. */
 const loadForge = lazyPackage<typeof Forge>('node-forge');
 

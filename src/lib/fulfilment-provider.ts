@@ -35,7 +35,16 @@ export interface FulfilmentProvider<Request, Order, Step> {
  * await provider.step(order, clock.now(), trx); // { status: 'SUCCESSFUL', cards }
  */
 export interface TransactionalFulfilmentProvider<Request, Order, Step, Trx> {
-  accept(request: Request): void | Promise<void>;
+  /** `trx`: the order's transaction, when asked again from inside it (`reserve`). */
+  accept(request: Request, trx?: Trx): void | Promise<void>;
   reserve?(trx: Trx, order: Order): Promise<void>;
   step(order: Order, now: Date, trx: Trx): Step | Promise<Step>;
+  /**
+   * True when this order's step calls out over the network (an upstream). Such a step never runs
+   * inside a transaction, where it would hold the row locks (and the embedded database's only
+   * connection) for as long as the peer takes: the order is claimed on its locked row and committed,
+   * `step` gets the database itself (its own records commit as it goes), and its outcome is applied
+   * afterwards on the locked row (`stepOutsideTransaction` in `lib/fulfilment-step.ts`).
+   */
+  callsOut?(order: Order, trx: Trx): Promise<boolean>;
 }

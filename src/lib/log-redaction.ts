@@ -38,13 +38,14 @@ export const LOG_REDACT_PATHS = [
 export const LOG_REDACTION = { paths: LOG_REDACT_PATHS, censor: '[redacted]' };
 
 /**
- * airgift's own secret formats: client secrets (`sk_test_…`, `sk_live_…`), access tokens (JWTs) and
- * the token of a gift card's redeem link (`/r/<token>`).
+ * airgift's own secret formats: client secrets (`sk_test_…`, `sk_live_…`), access tokens (JWTs),
+ * webhook signing secrets (`whsec_…`), and the token of a gift card's redeem link (`/r/<token>`).
  */
 const SECRET_SHAPES = [
   /(?<=\/r\/)[A-Za-z0-9_-]{16,}/g,
   /\bsk_(?:test|live)_[A-Za-z0-9_-]{8,}/g,
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+  /\bwhsec_[A-Za-z0-9+/=_-]{8,}/g,
 ];
 
 /**
@@ -61,15 +62,69 @@ export function maskSecrets(text: string): string {
   return out;
 }
 
-/** The request as logged: Fastify's usual fields, the URL with secrets masked. */
+/**
+ * A query parameter whose name says it carries a secret (…key…, …token…, …secret…, …password…): its
+ * value, up to the next `&`, `#`, quote or space (so it works on a URL and on a JSON log line alike).
+ */
+const SECRET_PARAMETER = /([?&][^=&#\s"]*(?:key|token|secret|password)[^=&#\s"]*=)[^&#\s"]*/gi;
+
+/**
+ * A URL as it may be logged: the values of query parameters named like secrets censored, and anything
+ * shaped like an airgift secret masked.
+ *
+ * @example
+ * redactUrl('/admin/accounts?key=abc&limit=5'); // '/admin/accounts?key=[redacted]&limit=5'
+ */
+export function redactUrl(url: string): string {
+  return maskSecrets(url.replace(SECRET_PARAMETER, '$1[redacted]'));
+}
+
+/**
+ * The last pass over every log line, whatever wrote it (a request line, an error's message, a
+ * warning): the secrets this process knows (the admin key) censored wherever they appear, as are
+ * secret-named query parameters and anything shaped like an airgift secret. Values shorter than 12
+ * characters are not searched for (they could censor ordinary words or numbers).
+ *
+ * @example
+ * const mask = logLineMasker([adminKey]);
+ * mask('{"url":"/admin/accounts?x=<admin key>"}'); // '{"url":"/admin/accounts?x=[redacted]"}'
+ */
+export function logLineMasker(known: string[]): (line: string) => string {
+  // Each as written and as it appears inside a JSON string (quotes and backslashes escaped).
+  const literals = known
+    .filter((k) => k.length >= 12)
+    .flatMap((k) => [...new Set([k, JSON.stringify(k).slice(1, -1)])]);
+  return (line) => {
+    let out = line;
+    for (const literal of literals) if (out.includes(literal)) out = out.split(literal).join('[redacted]');
+    return redactUrl(out);
+  };
+}
+
+/** The request as logged: Fastify's usual fields, the URL redacted. */
 export const LOG_SERIALIZERS = {
   req(req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
     return {
       method: req.method,
-      url: maskSecrets(req.url),
+      url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
       host: req.host,
       remoteAddress: req.ip,
       remotePort: req.socket?.remotePort,
     };
   },
 };
+
+/**
+ * The logger options that keep secrets out of the log: redacted paths, the request serializer, and the
+ * line masker over every line written (pino's `hooks.streamWrite`).
+ *
+ * @example
+ * Fastify({ logger: { level: 'info', stream, ...logRedaction([adminKey]) } });
+ */
+export function logRedaction(known: string[]) {
+  return {
+    redact: LOG_REDACTION,
+    serializers: LOG_SERIALIZERS,
+    hooks: { streamWrite: logLineMasker(known) },
+  };
+}

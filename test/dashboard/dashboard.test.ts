@@ -382,7 +382,15 @@ describe('dashboard and console in a browser', { skip }, () => {
     const csp = answer?.headers()['content-security-policy'] ?? '';
     assert.match(csp, /script-src 'self'/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
-    for (const path of ['overview', 'credentials', 'transactions', 'balance', 'docs', 'security']) {
+    for (const path of [
+      'overview',
+      'credentials',
+      'transactions',
+      'balance',
+      'docs',
+      'settings',
+      'security',
+    ]) {
       await page.goto(`/dashboard/#/${path}?environment=sandbox`);
       await page.locator('main h1 + div').waitFor();
       problems.push(...(await seriousViolations(page)).map((v) => `dashboard ${path}: ${v}`));
@@ -428,6 +436,25 @@ describe('dashboard and console in a browser', { skip }, () => {
     problems.push(...problemsOf);
     assert.deepEqual(problems, []);
     assert.deepEqual(cspViolations, [], 'the pages break none of their own CSP');
+  });
+
+  test("the customer switches the account's gift card shapes on the Settings page (issue 27)", async () => {
+    const id = server.credentials.accountId;
+    await page.goto('/dashboard/#/settings');
+    const form = page.getByRole('form', { name: 'Gift card API shapes' });
+    assert.equal(await form.getByLabel('Shapes').inputValue(), 'documented');
+    await form.getByLabel('Shapes').selectOption('service');
+    await form.getByRole('button', { name: 'Save shapes' }).click();
+    await form.getByText('Saved: the service shapes.').waitFor();
+    assert.equal((await admin(server, 'GET', `/accounts/${id}`)).shapes, 'service');
+    const entry = (await admin(server, 'GET', '/audit')).items.find(
+      (e: { action: string }) => e.action === 'account.shapes',
+    );
+    assert.equal(entry.actor, user.email);
+    assert.deepEqual(entry.details, { shapes: 'service' });
+    await form.getByLabel('Shapes').selectOption('documented');
+    await form.getByRole('button', { name: 'Save shapes' }).click();
+    await form.getByText('Saved: the documented shapes.').waitFor();
   });
 
   test('signing out ends the session on the server', async () => {

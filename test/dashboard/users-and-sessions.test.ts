@@ -392,4 +392,55 @@ describe('dashboard users and sessions', () => {
     assert.match(docs.text, /airgift account dashboard[^<]*API reference/);
     assert.match(docs.text, /data-document="\/dashboard\/openapi.json"/);
   });
+
+  test('the gift card shapes (issue 27): the console and the customer on the dashboard switch them, audited', async () => {
+    const owner = await server.admin.createAccount({ environment: 'sandbox', fund: 10 });
+    const token = await server.admin.token(owner, AUDIENCES.giftcardsSandbox);
+    const products = async () =>
+      (await server.http.get('/giftcards-sandbox/products?size=1', { token })).body;
+    // the operator, on the account's page
+    const ops = await airgift('operators', 'create', '--email', 'shapes-ops@example.com');
+    await post('/console/api/welcome', { token: tokenOf(ops.link), password: 'shapes passphrase' });
+    const operator = await signIn('shapes-ops@example.com', 'shapes passphrase', '/console');
+    const opsHeaders = { cookie: operator.cookie, 'x-csrf-token': operator.answer.body.csrfToken };
+    const path = `/console/api/accounts/${owner.accountId}/shapes`;
+    assert.equal((await post(path, { shapes: 'service' }, { cookie: operator.cookie })).status, 403);
+    assert.equal((await post(path, { shapes: 'paged' }, opsHeaders)).status, 400);
+    const switched = await post(path, { shapes: 'service' }, opsHeaders);
+    assert.equal(switched.status, 200, switched.text);
+    assert.equal(switched.body.shapes, 'service');
+    assert.equal((await products()).first, true, 'the paged wrapper');
+    const shown = await server.http.get(`/console/api/accounts/${owner.accountId}`, { headers: opsHeaders });
+    assert.equal(shown.body.account.shapes, 'service');
+    // the customer, on the dashboard's settings
+    const invited = await invite(owner.accountId, 'shapes@example.com');
+    await post('/dashboard/api/welcome', { token: tokenOf(invited.link), password: 'shapes passphrase' });
+    const customer = await signIn('shapes@example.com', 'shapes passphrase');
+    const headers = { cookie: customer.cookie, 'x-csrf-token': customer.answer.body.csrfToken };
+    const read = await server.http.get('/dashboard/api/settings', { headers });
+    assert.deepEqual(read.body, { shapes: 'service' });
+    const noCsrf = await post(
+      '/dashboard/api/settings',
+      { shapes: 'documented' },
+      { cookie: customer.cookie },
+    );
+    assert.equal(noCsrf.status, 403);
+    const back = await post('/dashboard/api/settings', { shapes: 'documented' }, headers);
+    assert.deepEqual(back.body, { shapes: 'documented' });
+    assert.ok(Array.isArray(await products()), 'bare arrays again');
+    const recorded = (await server.admin.call('GET', '/audit')).body.items.filter(
+      (e: { action: string }) => e.action === 'account.shapes',
+    );
+    assert.deepEqual(
+      recorded.map((e: { actor: string; target: string; details: unknown }) => [
+        e.actor,
+        e.target,
+        e.details,
+      ]),
+      [
+        ['shapes@example.com', `account ${owner.accountId}`, { shapes: 'documented' }],
+        ['shapes-ops@example.com', `account ${owner.accountId}`, { shapes: 'service' }],
+      ],
+    );
+  });
 });

@@ -212,6 +212,33 @@ test('limits, show, list, activate: text and --json; none removes a limit', asyn
   assert.equal(JSON.parse((await airgift('accounts', 'activate', id, '--json')).stdout).status, 'ACTIVE');
 });
 
+test('accounts shapes: service then documented, what the gift card base answers follows (issue 27)', async () => {
+  const created = JSON.parse(
+    (
+      await airgift(
+        ...['accounts', 'create', '--name', 'shapes', '--currency', 'USD', '--country', 'US'],
+        ...['--environment', 'sandbox', '--json'],
+      )
+    ).stdout,
+  );
+  const id = String(created.accountId);
+  const token = await server.admin.token(created, AUDIENCES.giftcardsSandbox);
+  const products = () => server.http.get('/giftcards-sandbox/products?size=1', { token });
+  assert.ok(Array.isArray((await products()).body));
+  assert.equal(
+    (await airgift('accounts', 'shapes', id, 'service')).stdout,
+    `account ${id} answers the service shapes\n`,
+  );
+  assert.equal((await products()).body.totalPages > 0, true);
+  assert.match((await airgift('accounts', 'show', id)).stdout, /^shapes +service$/m);
+  const back = JSON.parse((await airgift('accounts', 'shapes', id, 'documented', '--json')).stdout);
+  assert.equal(back.shapes, 'documented');
+  assert.ok(Array.isArray((await products()).body));
+  const wrong = await failure(['accounts', 'shapes', id, 'paged']);
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /Allowed choices are documented, service/);
+});
+
 test('an API error with --json prints its envelope on stdout too', async () => {
   const error = await failure(['accounts', 'show', '999999', '--json']);
   assert.equal(error.code, 1);

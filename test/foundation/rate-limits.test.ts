@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AUDIENCES, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
 
-// Rate limits counted in the process (no REDIS_URL), on the harness's movable clock: token requests
-// per client_id, API requests per account; 429 with Retry-After, and a new window after it.
+// Rate limits counted in the process (no REDIS_URL), on the harness's movable clock: tokens issued
+// per client_id, refused token requests per address, API requests per account; 429 with
+// Retry-After, and a new window after it. (test/security/token-lockout.test.ts: wrong secrets never
+// lock a client out.)
 const GIFTCARDS = { accept: 'application/com.reloadly.giftcards-v1+json' };
 const TOPUPS = { accept: 'application/com.reloadly.topups-v1+json' };
 
@@ -24,7 +26,12 @@ describe('rate limits, small limits', () => {
 
   before(async () => {
     server = await startTestServer({
-      env: { RATE_LIMIT_TOKEN_REQUESTS: '3', RATE_LIMIT_API_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '10' },
+      env: {
+        RATE_LIMIT_TOKEN_REQUESTS: '3',
+        RATE_LIMIT_TOKEN_ADDRESS_FAILURES: '4',
+        RATE_LIMIT_API_REQUESTS: '5',
+        RATE_LIMIT_WINDOW_SECONDS: '10',
+      },
     });
     a = await server.admin.createAccount();
     b = await server.admin.createAccount();
@@ -47,9 +54,10 @@ describe('rate limits, small limits', () => {
     assert.equal(refused.headers['ratelimit-remaining'], '0');
     assert.equal(refused.headers['cache-control'], 'no-store');
 
-    // A wrong secret for that client counts too (and is refused before the secret is checked).
+    // A wrong secret is a 401, counted against its address, not against the client's budget.
     const guess = await server.http.post('/auth/oauth/token', { ...tokenBody(a), client_secret: 'guess' });
-    assert.equal(guess.status, 429);
+    assert.equal(guess.status, 401);
+    assert.equal(guess.body.error, 'invalid_client');
 
     // Another client has its own budget.
     assert.equal((await server.http.post('/auth/oauth/token', tokenBody(b))).status, 200);
@@ -58,19 +66,23 @@ describe('rate limits, small limits', () => {
     assert.equal((await server.http.post('/auth/oauth/token', tokenBody(a))).status, 200);
   });
 
-  test('token requests naming no client_id are counted per IP address', async () => {
+  test('refused token requests are counted per address (RATE_LIMIT_TOKEN_ADDRESS_FAILURES); a right secret is still served', async () => {
     const bad = { grant_type: 'client_credentials', audience: AUDIENCES.giftcardsSandbox };
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       const answer = await server.http.post('/auth/oauth/token', bad);
       assert.equal(answer.status, 400);
       assert.equal(answer.body.error, 'invalid_request');
+      assert.equal(answer.headers['ratelimit-remaining'], String(3 - i));
     }
     const refused = await server.http.post('/auth/oauth/token', bad);
     assert.equal(refused.status, 429);
     assert.equal(refused.body.error, 'too_many_requests');
-    // A client naming itself still has its own budget.
+    assert.match(refused.body.error_description, /refused token requests from this address/);
+    assert.ok(Number(refused.headers['retry-after']) >= 1);
+    // A client naming itself with its right secret is served from that address all the same.
     const c = await server.admin.createAccount();
     assert.equal((await server.http.post('/auth/oauth/token', tokenBody(c))).status, 200);
+    server.clock.advance(10_000);
   });
 
   test('a product base answers 429 RATE_LIMIT_REACHED in the envelope past the per-account limit, shared by both products', async () => {

@@ -143,3 +143,23 @@ test('a top-up operator deactivated through one server is refused by the other w
   const back = await msUntil(async () => (await read(b)).status === 200);
   assert.ok(back < 1000, `activation took ${back} ms to reach the other server`);
 });
+
+test("an account's shapes switched through one server are answered by the other within 1 s (issue 27)", {
+  skip: !pg && 'PostgreSQL not reachable',
+}, async () => {
+  const [a, b] = servers;
+  const account = await newAccount(a);
+  const paged = async (server: ServerProcess) => {
+    const answer = await call(server, 'GET', '/giftcards-sandbox/products?size=2', { token: account.token });
+    assert.equal(answer.status, 200);
+    return !Array.isArray(answer.body);
+  };
+  // Both servers keep the account and the prepared answer (the second read of each from memory).
+  for (const server of [a, b, a, b]) assert.equal(await paged(server), false);
+  const set = await adminCall(a, 'PATCH', `/accounts/${account.accountId}`, { shapes: 'service' });
+  assert.equal(set.status, 200);
+  assert.equal(await paged(a), true, 'the server that switched answers the new shapes at once');
+  const ms = await msUntil(() => paged(b));
+  assert.ok(ms < 1000, `the other server answered the old shapes for ${ms} ms`);
+  assert.equal(await paged(b), true);
+});

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { hashPassword } from '../../src/lib/password-hash.ts';
 import {
   AUDIENCES,
   postgresForTests,
@@ -99,6 +100,9 @@ for (const database of databases) {
           const answer = await server.http.post('/auth/oauth/token', tokenBody(account, audience));
           assert.equal(answer.status, 401, audience);
           assert.equal(answer.body.error, 'invalid_client');
+          // The secret was right: the answer says which environment the credential is for.
+          assert.match(answer.body.error_description, /belongs to the (sandbox|live) environment/);
+          assert.doesNotMatch(answer.body.error_description, /revoked/);
         }
       });
 
@@ -217,7 +221,7 @@ for (const database of databases) {
         assert.equal(giftcards.body.access_token, undefined);
       });
 
-      test('client secrets are stored only as scrypt hashes', async () => {
+      test('client secrets are stored only as salted HMAC-SHA-256 hashes', async () => {
         const account = await server.admin.createAccount();
         const rows = await server.db.kysely
           .selectFrom('credentials')
@@ -225,10 +229,43 @@ for (const database of databases) {
           .execute();
         assert.ok(rows.some((row) => row.client_id === account.clientId));
         for (const row of rows) {
-          assert.match(row.secret_hash, /^scrypt\$16384\$8\$1\$/);
+          assert.match(row.secret_hash, /^hmac-sha256\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
           // Not "contains sk_": a base64url hash holds those three characters now and then.
           assert.ok(!row.secret_hash.includes(account.clientSecret), 'the secret itself is not stored');
         }
+      });
+
+      test('a secret stored as an scrypt hash (before the fast hash) still works, and is re-hashed on its first right use', async () => {
+        const account = await server.admin.createAccount();
+        const credentials = server.db.kysely
+          .selectFrom('credentials')
+          .where('client_id', '=', account.clientId);
+        await server.db.kysely
+          .updateTable('credentials')
+          .set({ secret_hash: await hashPassword(account.clientSecret) })
+          .where('client_id', '=', account.clientId)
+          .execute();
+        const wrong = await server.http.post('/auth/oauth/token', {
+          ...tokenBody(account, AUDIENCES.giftcardsSandbox),
+          client_secret: `${account.clientSecret}x`,
+        });
+        assert.equal(wrong.status, 401);
+        assert.match(
+          (await credentials.select('secret_hash').executeTakeFirstOrThrow()).secret_hash,
+          /^scrypt\$/,
+        );
+        const right = await server.http.post(
+          '/auth/oauth/token',
+          tokenBody(account, AUDIENCES.giftcardsSandbox),
+        );
+        assert.equal(right.status, 200, right.text);
+        const { secret_hash } = await credentials.select('secret_hash').executeTakeFirstOrThrow();
+        assert.match(secret_hash, /^hmac-sha256\$/);
+        const again = await server.http.post(
+          '/auth/oauth/token',
+          tokenBody(account, AUDIENCES.giftcardsSandbox),
+        );
+        assert.equal(again.status, 200, 'the new hash verifies');
       });
     });
   });

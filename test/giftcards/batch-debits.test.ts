@@ -109,7 +109,7 @@ for (const database of ['pglite', 'postgres'] as const) {
         assert.ok(entry, `no entry for order ${i}`);
         assert.equal(dec(entry.balanceAfter).toFixed(), (answers[i] as { newBalance: string }).newBalance);
       }
-      assert.deepEqual(await server.admin.audit(), []);
+      assert.deepEqual(await server.admin.auditBalances(), []);
     });
 
     test('a gathering past the balance: the orders run alone, the ones that fit are accepted', {
@@ -128,7 +128,7 @@ for (const database of ['pglite', 'postgres'] as const) {
         ['7', '4', '1', 'INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE'],
       );
       assertChained(await entries(c.account.accountId));
-      assert.deepEqual(await server.admin.audit(), []);
+      assert.deepEqual(await server.admin.auditBalances(), []);
     });
 
     test('a burst of top-ups, pairs sharing a customIdentifier: one of each pair, the rest refused', {
@@ -157,7 +157,7 @@ for (const database of ['pglite', 'postgres'] as const) {
       }
       assert.equal(new Set(accepted.map((a) => a.body.customIdentifier)).size, 20);
       assertChained(await entries(cards.account.accountId));
-      assert.deepEqual(await server.admin.audit(), []);
+      assert.deepEqual(await server.admin.auditBalances(), []);
     });
 
     test('a burst of gift card orders and top-ups on one account: every answer is its own entry', {
@@ -197,7 +197,7 @@ for (const database of ['pglite', 'postgres'] as const) {
         assert.ok(entry, `no entry for ${product} ${a.body.transactionId}`);
         assert.equal(dec(entry.balanceAfter).toNumber(), balance);
       }
-      assert.deepEqual(await server.admin.audit(), []);
+      assert.deepEqual(await server.admin.auditBalances(), []);
     });
   });
 }

@@ -65,21 +65,23 @@ describe('gift card orders under concurrency (PostgreSQL)', async () => {
     await twin.connect();
     try {
       await twin.query('BEGIN');
+      // an order as a process writes it: its row, the balance, and its ORDER_DEBIT entry (the ledger audit holds)
+      const { rows: twinIds } = await twin.query(`SELECT nextval('giftcard_transaction_ids') AS id`);
       await twin.query(
         `UPDATE balances SET balance = balance - 10.40 WHERE account_id = $1 AND environment = 'sandbox'`,
         [accountId],
       );
       await twin.query(
-        `INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason)
-         VALUES ($1, 'sandbox', 'ADJUSTMENT', -10.40, 0, 'USD', 'the twin')`,
-        [accountId],
+        `INSERT INTO ledger_entries
+           (account_id, environment, kind, amount, balance_after, currency_code, reason, product, transaction_id)
+         VALUES ($1, 'sandbox', 'ORDER_DEBIT', -10.40, 0, 'USD', 'the twin', 'giftcards', $2)`,
+        [accountId, twinIds[0].id],
       );
       await twin.query(
         `INSERT INTO giftcard_transactions
-         SELECT (jsonb_populate_record(t, jsonb_build_object('id', nextval('giftcard_transaction_ids'),
-                                                            'custom_identifier', 'twin'))).*
+         SELECT (jsonb_populate_record(t, jsonb_build_object('id', $2::bigint, 'custom_identifier', 'twin'))).*
          FROM giftcard_transactions t WHERE id = $1`,
-        [first.body.transactionId],
+        [first.body.transactionId, twinIds[0].id],
       );
       const retry = client.post('/orders', { ...ORDER, customIdentifier: 'twin' });
       // its customIdentifier was free when it looked; now it waits for the balance row

@@ -41,7 +41,7 @@ describe('fulfilment durability', () => {
       repository: ordersRepository(server.db.kysely),
       codec: cardCodec(async () => randomBytes(32)),
       providers: { live: unconfiguredProvider('live'), sandbox: flaky },
-      settings: { maxQuantity: 10, smsFeeUsd: '0.10', rescueAfterMs: 60_000 },
+      settings: { maxQuantity: 10, smsFeeUsd: '0.10', rescueAfterMs: 60_000, callOutClaimMs: 110_000 },
     });
     // the one background worker, with this file's order service as its only job type
     const worker = createWorker({

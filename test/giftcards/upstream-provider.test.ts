@@ -69,9 +69,14 @@ function anOrder(productId: number, extra: Partial<OrderToFulfil> = {}): OrderTo
   };
 }
 
-/** One step in its own reseller transaction, as the order service takes it. */
-const step = (order: OrderToFulfil, p = provider()): Promise<FulfilmentStep> =>
-  reseller.db.kysely.transaction().execute(async (trx) => p.step(order, reseller.clock.now(), trx));
+/**
+ * One step outside any transaction, as the order service takes a step that calls out
+ * (lib/fulfilment-step.ts): the call records commit on their own.
+ */
+const step = async (order: OrderToFulfil, p = provider()): Promise<FulfilmentStep> => {
+  assert.equal(await p.callsOut?.(order, reseller.db.kysely), true);
+  return p.step(order, reseller.clock.now(), reseller.db.kysely);
+};
 
 /** Time passes at the upstream and its worker takes the steps that came due (in-process: no poller). */
 async function upstreamLater(ms: number) {

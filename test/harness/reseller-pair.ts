@@ -7,7 +7,8 @@ import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 import { CACHE_DIR } from './templates.ts';
 
 /**
- * Two real airgift processes, each on its own PostgreSQL database, the second buying from the first:
+ * Two real airgift processes, each on its own PostgreSQL database (or, `embedded`, its own PGlite in its
+ * DATA_DIR), the second buying from the first:
  * the upstream (its sandbox base serves an account of the reseller there) and the reseller (its
  * upstream for `product` set with the CLI, `airgift upstream set`), with a real TCP proxy between
  * them (tcp-proxy.ts) that can hold the upstream's answers or everything. The upstream's public URL
@@ -29,6 +30,8 @@ export interface ResellerPairOptions {
   resellerEnv?: Record<string, string>;
   /** More options of `airgift upstream set` (`--margin-percent 2`). */
   setArgs?: string[];
+  /** Both processes on the embedded database (PGlite, as `npm start` runs) instead of PostgreSQL. */
+  embedded?: boolean;
 }
 
 export interface ResellerPair {
@@ -74,9 +77,10 @@ export async function startResellerPair(options: ResellerPairOptions): Promise<R
   const proxy = await startTcpProxy();
   const upstreamBase = `https://localhost:${proxy.port}`;
   const upstreamEnv = { ...FAST_WORKERS, PUBLIC_URL: upstreamBase, ...options.upstreamEnv };
+  const storage = options.embedded ? { embedded: {} } : {};
   const started = await Promise.allSettled([
-    startServerProcess(upstreamEnv),
-    startServerProcess({ ...FAST_WORKERS, ...options.resellerEnv }),
+    startServerProcess(upstreamEnv, undefined, storage),
+    startServerProcess({ ...FAST_WORKERS, ...options.resellerEnv }, undefined, storage),
   ]);
   const [first, reseller] = started.map((s) => (s.status === 'fulfilled' ? s.value : null));
   const upstreams: ServerProcess[] = first ? [first] : [];

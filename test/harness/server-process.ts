@@ -48,21 +48,33 @@ export interface ServerProcess {
 /**
  * `sharing`: a second server on the database of one already running (it keeps that database and its
  * sandbox credentials and DATA_DIR; the first one's cleanup drops and removes them).
+ * `embedded`: the embedded database (PGlite) in DATA_DIR instead of PostgreSQL, as `npm start` runs;
+ * with `dataDir`, that directory (made by an earlier start, which the caller removes), else a new one
+ * that cleanup removes.
  */
 export async function startServerProcess(
   env: Record<string, string> = {},
   sharing?: ServerProcess,
+  options: { embedded?: { dataDir?: string } } = {},
 ): Promise<ServerProcess> {
   // The suite's one development certificate, shared with the in-process harness (no RSA per start).
   await loadTls({ dataDir: CACHE_DIR, hosts: ['localhost'] });
   const tlsDir = join(CACHE_DIR, 'tls');
-  const database = sharing
-    ? { url: sharing.databaseUrl, drop: async () => undefined }
-    : await createPostgresDatabase();
-  const name = new URL(database.url).pathname.slice(1);
+  const embedded = options.embedded;
+  const database = embedded
+    ? { url: '', drop: async () => undefined }
+    : sharing
+      ? { url: sharing.databaseUrl, drop: async () => undefined }
+      : await createPostgresDatabase();
+  const name = embedded ? '' : new URL(database.url).pathname.slice(1);
   // One deployment: a second server shares the first one's DATA_DIR (its keys, the card codes key among them).
-  const dataDir = sharing ? sharing.dataDir : await mkdtemp(join(tmpdir(), 'airgift-server-'));
-  const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
+  const ownDataDir = !sharing && !embedded?.dataDir;
+  const dataDir = sharing
+    ? sharing.dataDir
+    : (embedded?.dataDir ?? (await mkdtemp(join(tmpdir(), 'airgift-server-'))));
+  // A restart on a data directory made before finds no sandbox account to make (nor its banner).
+  const restart = sharing !== undefined || embedded?.dataDir !== undefined;
+  const { NODE_TEST_CONTEXT: _, DATABASE_URL: __, ...inherited } = process.env;
   const entry =
     process.env.TEST_SERVER === 'sources'
       ? ['--import', 'tsx', join(ROOT, 'src', 'main.ts')]
@@ -71,7 +83,7 @@ export async function startServerProcess(
     cwd: ROOT,
     env: {
       ...inherited,
-      DATABASE_URL: database.url,
+      ...(embedded ? {} : { DATABASE_URL: database.url }),
       DATA_DIR: dataDir,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -102,7 +114,7 @@ export async function startServerProcess(
       await exited;
     }
     await database.drop();
-    if (!sharing) await rm(dataDir, { recursive: true, force: true });
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
   };
 
   let port: number;
@@ -110,7 +122,7 @@ export async function startServerProcess(
     port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
       const check = () => {
-        const m = (sharing ? /listening on port (\d+) \(/ : /listening on port (\d+)[\s\S]*Get a token/).exec(
+        const m = (restart ? /listening on port (\d+) \(/ : /listening on port (\d+)[\s\S]*Get a token/).exec(
           output,
         );
         if (m) {
@@ -132,7 +144,8 @@ export async function startServerProcess(
   const url = `https://127.0.0.1:${port}`;
   const http = createHttpClient(url, await readFile(join(tlsDir, 'ca.crt'), 'utf8'));
   const credentials =
-    sharing?.credentials ?? JSON.parse(await readFile(join(dataDir, 'sandbox-credentials.json'), 'utf8'));
+    sharing?.credentials ??
+    (await readFile(join(dataDir, 'sandbox-credentials.json'), 'utf8').then(JSON.parse, () => null));
   return {
     url,
     child,

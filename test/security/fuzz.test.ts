@@ -287,3 +287,16 @@ test('regressions the full run found: an id above 2^31-1 for an integer column i
     assert.equal(JSON.parse(answer.body).errorCode, 'INVALID_REQUEST');
   }
 });
+
+test('regressions the default run found: an FX rate that rounds to 0 in the table (12 decimals) is a 400, not a 500', async () => {
+  for (const unitsPerUsd of ['0.0000000000001', 1e-13]) {
+    const answer = await server.app.inject({
+      method: 'PUT',
+      url: '/admin/fx-rates/EUR',
+      headers: { host: 'localhost', 'x-forwarded-proto': 'https', authorization: `Bearer ${ADMIN_KEY}` },
+      payload: { unitsPerUsd },
+    });
+    assert.equal(answer.statusCode, 400, answer.body);
+    assert.equal(JSON.parse(answer.body).details[0].field, 'unitsPerUsd');
+  }
+});

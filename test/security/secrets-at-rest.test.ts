@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
-import { LOG_REDACTION, maskSecrets } from '../../src/lib/log-redaction.ts';
+import { logRedaction, maskSecrets, redactUrl } from '../../src/lib/log-redaction.ts';
 import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
 import { AUDIENCES, type ServerProcess, sleep, startServerProcess } from '../harness/server-process.ts';
 import { type MailServer, startMailServer } from '../messaging/mail-server.ts';
@@ -251,10 +251,31 @@ before(async () => {
     await http.get('/admin/accounts', { headers: { 'x-admin-key': account.body.clientSecret } }),
     await http.get(`/admin/credentials/${account.body.clientSecret}`, { headers: admin }),
   ];
+  // Secrets in a URL's query (issue 29: the admin key sent as ?key= was logged with the request line).
+  const password = `a-password-in-a-url-${randomUUID()}`;
+  secrets.push(['password in a query', password]);
+  const inUrls = [
+    await http.get(`/admin/accounts?key=${ADMIN_KEY}`),
+    await http.get(`/admin/accounts?limit=5&X-Admin-Key=${encodeURIComponent(ADMIN_KEY)}#x`),
+    await http.get(`/admin/nowhere/${ADMIN_KEY}`),
+    await http.get(`/admin/webhooks?accountId=${account.body.accountId}&secret=${webhook.body.secret}`, {
+      headers: admin,
+    }),
+    await http.get(`/giftcards-sandbox/products?client_secret=${account.body.clientSecret}`, {
+      headers: giftcards,
+    }),
+    await http.get(`/giftcards-sandbox/products?access_token=${giftcards.authorization.slice(7)}`),
+    await http.post(`/dashboard/api/sign-in?password=${password}`, { email: 'a@example.com', password }),
+  ];
   for (const a of wrong) {
     assert.ok(a.status >= 400, `${a.status} ${a.text}`);
     answers.push(a.text);
   }
+  // (Their answers are not searched: a 404 names the path its sender sent.)
+  assert.deepEqual(
+    inUrls.map((a) => a.status),
+    [401, 401, 404, 200, 200, 401, 401],
+  );
   // Log lines are written asynchronously: give the last ones time to arrive.
   await sleep(500);
 });
@@ -302,6 +323,17 @@ test('pg_dump of the database and the server log hold no secret in plain text; n
   );
 });
 
+test('a secret in a URL query leaves no trace in the log: the request line is logged with it censored', async (t) => {
+  if (!server) return t.skip('PostgreSQL is not reachable');
+  const log = server.output();
+  assert.match(log, /"url":"\/admin\/accounts\?key=\[redacted\]"/);
+  assert.match(log, /"url":"\/admin\/accounts\?limit=5&X-Admin-Key=\[redacted\]"/);
+  assert.match(log, /"url":"\/admin\/nowhere\/\[redacted\]"/);
+  assert.match(log, /&secret=\[redacted\]"/);
+  assert.match(log, /"url":"\/dashboard\/api\/sign-in\?password=\[redacted\]"/);
+  for (const [what, value] of secrets) assert.ok(!log.includes(value), `${what} in the log`);
+});
+
 test('log redaction: headers, client secrets and tokens logged with a request or an error are censored', async () => {
   let out = '';
   const sink = new Writable({
@@ -310,8 +342,9 @@ test('log redaction: headers, client secrets and tokens logged with a request or
       done();
     },
   });
-  // The logger main.ts configures: Fastify's pino with the same redaction.
-  const app = Fastify({ logger: { level: 'trace', redact: LOG_REDACTION, stream: sink } });
+  // The logger main.ts configures: Fastify's pino with the same redaction and line masker.
+  const adminKey = 'SECRET-ADMIN-KEY-0123456789';
+  const app = Fastify({ logger: { level: 'trace', stream: sink, ...logRedaction([adminKey]) } });
   const log = app.log;
   log.info(
     {
@@ -335,7 +368,12 @@ test('log redaction: headers, client secrets and tokens logged with a request or
     { credential: { clientSecret: 'SECRET-G' }, card: { cardNumber: 'SECRET-H', pinCode: 'SECRET-I' } },
     'w',
   );
-  assert.doesNotMatch(out, /SECRET-/);
+  // Every line, whatever wrote it: the admin key anywhere, secret-named query parameters, whsec_ secrets.
+  log.warn(`No resource at /admin/credentials/${adminKey}`);
+  log.info({ url: '/giftcards/products?api_key=SECRET-J&page=2&Password=SECRET-K' }, 'u');
+  log.info('signing secret whsec_SECRETLLLLLLLLLLLLLLLLLLLL');
+  assert.doesNotMatch(out, /SECRET/);
+  assert.match(out, /api_key=\[redacted\]&page=2&Password=\[redacted\]/);
   assert.match(out, /\[redacted\]/);
   await app.close();
   // Secrets pasted into a URL or a field are masked where they would be echoed or logged.
@@ -345,4 +383,9 @@ test('log redaction: headers, client secrets and tokens logged with a request or
     'token [redacted] end',
   );
   assert.equal(maskSecrets('/products/1840'), '/products/1840');
+  assert.equal(
+    redactUrl('/admin/accounts?key=abc&limit=5&monkey=x'),
+    '/admin/accounts?key=[redacted]&limit=5&monkey=[redacted]',
+  );
+  assert.equal(redactUrl('/products?countryCode=US&page=2'), '/products?countryCode=US&page=2');
 });

@@ -67,6 +67,50 @@ describe('TLS', () => {
   });
 });
 
+describe('TLS 1.2 suites (issue 29: ECDHE with AEAD only, Mozilla intermediate)', () => {
+  // The client offers exactly one suite (TLS 1.2 only, any security level), so a refusal is the server's.
+  const offering = (cipher: string) =>
+    handshake({ maxVersion: 'TLSv1.2', ciphers: `${cipher}@SECLEVEL=0` }).then(
+      () => 'accepted',
+      (error: Error) => (/alert handshake failure/i.test(error.message) ? 'refused' : error.message),
+    );
+
+  test('CBC with SHA-1, CBC with SHA-2 and static RSA key exchange (no forward secrecy) are refused', async () => {
+    for (const cipher of [
+      'ECDHE-RSA-AES128-SHA',
+      'ECDHE-RSA-AES256-SHA',
+      'ECDHE-RSA-AES128-SHA256',
+      'AES128-SHA',
+      'AES128-GCM-SHA256',
+      'AES256-GCM-SHA384',
+      'DHE-RSA-AES128-GCM-SHA256',
+    ]) {
+      assert.equal(await offering(cipher), 'refused', cipher);
+    }
+  });
+
+  test('ECDHE with AES-GCM or ChaCha20-Poly1305 is served; TLS 1.3 as before', async () => {
+    for (const cipher of [
+      'ECDHE-RSA-AES128-GCM-SHA256',
+      'ECDHE-RSA-AES256-GCM-SHA384',
+      'ECDHE-RSA-CHACHA20-POLY1305',
+    ]) {
+      assert.equal(await offering(cipher), 'accepted', cipher);
+    }
+    for (const suite of [
+      'TLS_AES_128_GCM_SHA256',
+      'TLS_AES_256_GCM_SHA384',
+      'TLS_CHACHA20_POLY1305_SHA256',
+    ]) {
+      assert.equal(
+        await handshake({ minVersion: 'TLSv1.3', ciphersuites: suite } as tls.ConnectionOptions),
+        'TLSv1.3',
+        suite,
+      );
+    }
+  });
+});
+
 describe('headers', () => {
   test('HSTS on every HTTPS answer, successes and errors, on every base', async () => {
     const answers = [
@@ -105,6 +149,18 @@ describe('headers', () => {
       assert.equal(page.headers['referrer-policy'], 'no-referrer', path);
       assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/, path);
       assert.equal(page.headers['x-frame-options'], 'DENY', path);
+    }
+  });
+
+  test('the HTML pages (references, dashboard, console) turn off the browser features none of them uses (Permissions-Policy)', async () => {
+    for (const path of ['/giftcards-sandbox/docs', '/auth/docs', '/docs/errors', '/dashboard', '/console/']) {
+      const page = await server.http.get(path, { headers: { accept: 'text/html' } });
+      assert.equal(page.status, 200, path);
+      assert.match(String(page.headers['content-type']), /^text\/html/, path);
+      const policy = String(page.headers['permissions-policy']);
+      for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) {
+        assert.match(policy, new RegExp(`(^|, )${feature}=\\(\\)`), `${path}: ${feature} in ${policy}`);
+      }
     }
   });
 });

@@ -90,22 +90,26 @@ test('a retry that waited for the account while its twin committed hears CUSTOM_
   await twin.connect();
   try {
     await twin.query('BEGIN');
+    // a top-up as a process writes it: its row, the balance, and its ORDER_DEBIT entry (the ledger audit holds)
+    const { rows: twinIds } = await twin.query(
+      `SELECT nextval(pg_get_serial_sequence('topup_transactions', 'id')) AS id`,
+    );
     await twin.query(
       `UPDATE balances SET balance = balance - 9.40 WHERE account_id = $1 AND environment = 'sandbox'`,
       [accountId],
     );
     await twin.query(
-      `INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason)
-       VALUES ($1, 'sandbox', 'ADJUSTMENT', -9.40, 0, 'USD', 'the twin')`,
-      [accountId],
+      `INSERT INTO ledger_entries
+         (account_id, environment, kind, amount, balance_after, currency_code, reason, product, transaction_id)
+       VALUES ($1, 'sandbox', 'ORDER_DEBIT', -9.40, 0, 'USD', 'the twin', 'topups', $2)`,
+      [accountId, twinIds[0].id],
     );
     await twin.query(
       `INSERT INTO topup_transactions
        SELECT (jsonb_populate_record(t, jsonb_build_object(
-                'id', nextval(pg_get_serial_sequence('topup_transactions', 'id')),
-                'custom_identifier', 'twin', 'recipient_phone', '2348036100002'))).*
+                'id', $2::bigint, 'custom_identifier', 'twin', 'recipient_phone', '2348036100002'))).*
        FROM topup_transactions t WHERE id = $1`,
-      [first.body.transactionId],
+      [first.body.transactionId, twinIds[0].id],
     );
     const retry = send('twin', '08036100003');
     // its customIdentifier was free when it looked; now it waits for the balance row

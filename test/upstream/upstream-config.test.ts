@@ -40,9 +40,9 @@ before(async () => {
   // count the token requests the upstream serves
   const tokens = upstream.runtime.services.tokens;
   const issue = tokens.issue.bind(tokens);
-  tokens.issue = (body) => {
+  tokens.issue = (body, guard) => {
     tokenRequests++;
-    return issue(body);
+    return issue(body, guard);
   };
   account = await upstream.admin.createAccount({ environment: 'sandbox', fund: 500 });
   reseller = await startTestServer();

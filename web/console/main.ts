@@ -11,6 +11,7 @@ import {
   pager,
   rerender,
   searchForm,
+  shapesForm,
 } from '../shared/widgets.ts';
 
 /**
@@ -94,6 +95,7 @@ const account: PageDef = {
       account: AccountLine & {
         dailyCountLimit: number | null;
         dailyAmountLimit: number | null;
+        shapes: string;
         balances: Record<Env, { balance: number }>;
         credentials: {
           clientId: string;
@@ -216,6 +218,9 @@ const account: PageDef = {
             return 'Limits saved.';
           },
         ),
+        shapesForm(a.shapes, async (shapes) => {
+          await post(`/api/accounts/${id}/shapes`, { shapes });
+        }),
       ),
       table(
         'Credentials',
@@ -326,7 +331,7 @@ const reports: PageDef = {
         byCurrency: { day: string; product: string; currencyCode: string; orders: number; revenue: number }[];
         rates: { currencyCode: string; unitsPerUsd: number; asOf: string }[];
       }>('/api/chart', { environment: env }),
-      get<{ discrepancies: unknown[]; checkedAt: string }>('/api/ledger-audit'),
+      get<{ discrepancies: unknown[]; orders: unknown[]; checkedAt: string }>('/api/ledger-audit'),
     ]);
     const envSel = environmentSelect(env);
     envSel.addEventListener('change', () => go('/reports', { environment: envSel.value }));
@@ -390,10 +395,13 @@ const reports: PageDef = {
         'section',
         { class: 'card', 'aria-labelledby': 'audit-title' },
         h('h2', { id: 'audit-title' }, 'Ledger audit'),
-        audit.discrepancies.length === 0
-          ? status(`Every balance equals the sum of its entries (checked ${audit.checkedAt} UTC).`)
+        audit.discrepancies.length === 0 && audit.orders.length === 0
+          ? status(
+              `Every balance equals the sum of its entries, and every order and top-up its entries (checked ${audit.checkedAt} UTC).`,
+            )
           : status(
-              `${audit.discrepancies.length} balance(s) differ from their entries: ${JSON.stringify(audit.discrepancies)}`,
+              `${audit.discrepancies.length} balance(s) differ from their entries: ${JSON.stringify(audit.discrepancies)}; ` +
+                `${audit.orders.length} order(s) differ from their entries: ${JSON.stringify(audit.orders)}`,
               'error',
             ),
       ),

@@ -3,12 +3,12 @@ import { barChart, legend } from '../shared/chart.ts';
 import { confirmDialog, field, h, money, replace, select, status, table } from '../shared/dom.ts';
 import { securityPage } from '../shared/security.ts';
 import { currentRoute, explain, go, type PageDef, start } from '../shared/shell.ts';
-import { type Env, environmentSelect, envOf, pager, rerender } from '../shared/widgets.ts';
+import { type Env, environmentSelect, envOf, pager, rerender, shapesForm } from '../shared/widgets.ts';
 import { brandingPage, deliveryLink, deliveryPage } from './delivery.ts';
 
 /**
- * The account dashboard: overview, API credentials, transactions, balance history, docs, two-step
- * sign-in. Every page shows one environment (live or sandbox, `?environment=` in the address,
+ * The account dashboard: overview, API credentials, transactions, balance history, docs, settings,
+ * two-step sign-in. Every page shows one environment (live or sandbox, `?environment=` in the address,
  * chosen in the header).
  */
 
@@ -442,6 +442,20 @@ const docs: PageDef = {
   },
 };
 
+/** The account's own settings: which shapes its gift card answers take (docs/compatibility.md). */
+const settings: PageDef = {
+  path: '/settings',
+  title: 'Settings',
+  async render(body) {
+    const current = await get<{ shapes: string }>('/api/settings');
+    body.append(
+      shapesForm(current.shapes, async (shapes) => {
+        await post('/api/settings', { shapes });
+      }),
+    );
+  },
+};
+
 function environmentPicker(): Node[] {
   const picker = environmentSelect(envOf(currentRoute()));
   picker.id = 'environment-picker';
@@ -457,6 +471,6 @@ function environmentPicker(): Node[] {
 
 void start(
   'dashboard',
-  [overview, credentials, transactions, deliveryPage, balance, brandingPage, docs, securityPage],
+  [overview, credentials, transactions, deliveryPage, balance, brandingPage, docs, settings, securityPage],
   environmentPicker,
 );

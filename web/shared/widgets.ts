@@ -87,3 +87,36 @@ export function actionForm(
   });
   return form;
 }
+
+/**
+ * Which shapes an account's gift card answers take (docs/compatibility.md): the console's account
+ * page and the dashboard's settings change it with the same form; `save` posts the choice.
+ */
+export function shapesForm(current: string, save: (shapes: string) => Promise<void>): HTMLFormElement {
+  const picker = select(
+    'shapes',
+    [
+      ['documented', "Documented: the API reference's shapes"],
+      ['service', "Service: the original service's shapes, for its official SDKs"],
+    ],
+    current,
+  );
+  return actionForm(
+    'Gift card API shapes',
+    [
+      field('Shapes', picker),
+      h(
+        'p',
+        { class: 'muted' },
+        'Service: GET /products, /discounts and /reports/transactions answer a paged wrapper, ' +
+          'fixedRecipientToSenderDenominationsMap is one object and an error timeStamp is text. ' +
+          'Both environments and every credential; top-ups are the same either way.',
+      ),
+    ],
+    'Save shapes',
+    async () => {
+      await save(picker.value);
+      return `Saved: the ${picker.value} shapes.`;
+    },
+  );
+}

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { AccountShapes, Database } from '../../db/schema.ts';
 
 /** SQL for accounts. Only this file reads or writes the `accounts` table. */
 export interface AccountRow {
@@ -10,6 +10,7 @@ export interface AccountRow {
   status: 'ACTIVE' | 'INACTIVE';
   dailyCountLimit: number | null;
   dailyAmountLimit: string | null;
+  shapes: AccountShapes;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,6 +23,7 @@ const columns = [
   'status',
   'daily_count_limit as dailyCountLimit',
   'daily_amount_limit as dailyAmountLimit',
+  'shapes',
   'created_at as createdAt',
   'updated_at as updatedAt',
 ] as const;
@@ -87,6 +89,7 @@ export function accountsRepository(db: Kysely<Database>) {
         status: 'ACTIVE' | 'INACTIVE';
         dailyCountLimit: number | null;
         dailyAmountLimit: string | null;
+        shapes: AccountShapes;
       }>,
       at: Date,
     ): Promise<AccountRow | undefined> {
@@ -96,6 +99,7 @@ export function accountsRepository(db: Kysely<Database>) {
           ...(changes.status !== undefined && { status: changes.status }),
           ...(changes.dailyCountLimit !== undefined && { daily_count_limit: changes.dailyCountLimit }),
           ...(changes.dailyAmountLimit !== undefined && { daily_amount_limit: changes.dailyAmountLimit }),
+          ...(changes.shapes !== undefined && { shapes: changes.shapes }),
           updated_at: at,
         })
         .where('id', '=', id)

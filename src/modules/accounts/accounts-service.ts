@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, Environment } from '../../db/schema.ts';
+import type { AccountShapes, Database, Environment } from '../../db/schema.ts';
 import { AppError, type ErrorDetail } from '../../errors/error-codes.ts';
 import { type ChangeVersions, ClearableCache } from '../../lib/change-versions.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -9,7 +9,7 @@ import { formatDateTime } from '../../lib/time-format.ts';
 import {
   ALL_SCOPES,
   type CredentialsRepository,
-  hashSecret,
+  hashClientSecret,
   newClientCredentials,
   unknownScopes,
 } from '../auth/index.ts';
@@ -100,7 +100,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
         : amountIn('dailyAmountLimit', input.dailyAmountLimit, currencyCode).toFixed();
 
     const pair = newClientCredentials(input.environment);
-    const secretHash = await hashSecret(pair.clientSecret);
+    const secretHash = hashClientSecret(pair.clientSecret);
     const { account, balance } = await db.transaction().execute(async (trx) => {
       const account = await accounts.insert(trx, {
         name: input.name,
@@ -189,6 +189,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       status: a.status,
       dailyCountLimit: a.dailyCountLimit,
       dailyAmountLimit: a.dailyAmountLimit === null ? null : dec(a.dailyAmountLimit).toNumber(),
+      shapes: a.shapes,
       createdAt: formatDateTime(a.createdAt),
     };
   }
@@ -204,6 +205,8 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       status?: 'ACTIVE' | 'INACTIVE';
       dailyCountLimit?: number | null;
       dailyAmountLimit?: string | number | null;
+      /** The account's gift card shapes (docs/compatibility.md); both environments, every credential. */
+      shapes?: AccountShapes;
     },
   ) {
     const account = await require(accountId);
@@ -229,7 +232,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       clientId: pair.clientId,
       accountId,
       environment,
-      secretHash: await hashSecret(pair.clientSecret),
+      secretHash: hashClientSecret(pair.clientSecret),
       scopes: scopes && scopes.length > 0 ? scopes : [...ALL_SCOPES],
     });
     return {

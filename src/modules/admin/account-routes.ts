@@ -8,6 +8,7 @@ import {
   Account,
   AccountDetail,
   AccountPage,
+  AccountShapes,
   Audit,
   BalanceChange,
   CreatedAccount,
@@ -44,6 +45,7 @@ const UpdateAccountBody = Type.Object(
     status: Type.Optional(Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')])),
     dailyCountLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
     dailyAmountLimit: Type.Optional(Type.Union([Amount, Type.Null()])),
+    shapes: Type.Optional(AccountShapes),
   },
   { additionalProperties: false },
 );
@@ -175,8 +177,12 @@ export function accountAdminRoutes(app: TypedApp, accounts: AccountsService, led
     },
   );
 
-  /** The ledger audit: every balance whose amount differs from the sum of its entries (empty when sound). */
+  /**
+   * The ledger audit: every balance whose amount differs from the sum of its entries, and every order
+   * or top-up whose entries do not match it (both empty when sound).
+   */
   app.get('/ledger/audit', { schema: { response: { 200: Audit } } }, async () => ({
     discrepancies: await ledger.discrepancies(),
+    orders: await ledger.orderMismatches(),
   }));
 }

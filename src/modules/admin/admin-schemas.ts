@@ -4,6 +4,12 @@ import { Type } from 'typebox';
 const Environment = Type.Union([Type.Literal('live'), Type.Literal('sandbox')]);
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
+/** Which shapes the account's gift card answers take (docs/compatibility.md). */
+export const AccountShapes = Type.Union([Type.Literal('documented'), Type.Literal('service')], {
+  description:
+    "documented: the gift card spec's shapes (the default); service: the live service's shapes its official SDKs read (paged lists, the denominations map as one object, timeStamp as text). Both environments, every credential.",
+});
+
 export const CreatedAccount = Type.Object({
   accountId: Type.Integer(),
   environment: Environment,
@@ -21,6 +27,7 @@ export const Account = Type.Object({
   status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]),
   dailyCountLimit: Nullable(Type.Integer()),
   dailyAmountLimit: Nullable(Type.Number()),
+  shapes: AccountShapes,
   createdAt: Type.String(),
 });
 
@@ -88,12 +95,24 @@ export const LedgerPage = Type.Object({
 });
 
 export const Audit = Type.Object({
+  /** Every balance that differs from the sum of its entries. */
   discrepancies: Type.Array(
     Type.Object({
       accountId: Type.Integer(),
       environment: Type.String(),
       balance: Type.String(),
       sum: Type.String(),
+    }),
+  ),
+  /** Every order and top-up whose ledger entries do not match it, and every entry without its transaction. */
+  orders: Type.Array(
+    Type.Object({
+      product: Type.String(),
+      transactionId: Type.Integer(),
+      accountId: Type.Integer(),
+      environment: Type.String(),
+      status: Type.Union([Type.String(), Type.Null()]),
+      problem: Type.String(),
     }),
   ),
 });

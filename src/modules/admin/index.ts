@@ -2,4 +2,11 @@
 
 export { accountAdminRoutes } from './account-routes.ts';
 export { installAdminAuth } from './admin-auth.ts';
-export { Account, AccountDetail, Audit, BalanceChange, CreatedAccount } from './admin-schemas.ts';
+export {
+  Account,
+  AccountDetail,
+  AccountShapes,
+  Audit,
+  BalanceChange,
+  CreatedAccount,
+} from './admin-schemas.ts';

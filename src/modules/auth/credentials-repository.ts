@@ -93,6 +93,27 @@ export function credentialsRepository(db: Kysely<Database>, clock: Clock) {
         .execute();
     },
 
+    /** Replaces a credential's secret hash by another of the same secret, unless it changed meanwhile. */
+    async replaceSecretHash(clientId: string, old: string, hash: string): Promise<void> {
+      await db
+        .updateTable('credentials')
+        .set({ secret_hash: hash })
+        .where('client_id', '=', clientId)
+        .where('secret_hash', '=', old)
+        .execute();
+    },
+
+    /** Whether any credential still has a secret hash of the old, slow kind (scrypt). */
+    async anyLegacySecretHash(): Promise<boolean> {
+      const row = await db
+        .selectFrom('credentials')
+        .select('client_id')
+        .where('secret_hash', 'like', 'scrypt$%')
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** Marks a credential revoked; returns false when it does not exist. Revoking twice keeps the first time. */
     async revoke(clientId: string, at: Date): Promise<boolean> {
       authCache.delete(clientId);

@@ -13,7 +13,9 @@ export const TOKEN_API_DOCS: ApiDocs = {
       description:
         'Send `client_id`, `client_secret`, `grant_type=client_credentials` and `audience` (a product base URL, such as the ' +
         'gift card sandbox base) as JSON or as a form. The token works on that base only, carries the scopes of that product ' +
-        'the credential has, and lasts `expires_in` seconds. A credential of one environment gets no token for the other.',
+        'the credential has, and lasts `expires_in` seconds. A credential of one environment gets no token for the other. ' +
+        'Tokens issued are limited per client_id; refused requests per address (a right secret is always served within ' +
+        "its client's limit). Each field once: a field sent twice is refused.",
     },
   },
 };

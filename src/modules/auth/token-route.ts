@@ -1,13 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { TokenRequest, TokenService } from './token-service.ts';
+import type { TokenGuard, TokenRequest, TokenService } from './token-service.ts';
 
 /**
  * `POST {auth}/oauth/token`: client credentials by JSON or form body (RFC 6749 §4.4). Errors use the
  * OAuth body `{error, error_description}` (`errors/oauth-error.ts`, answered by the error handler),
- * not the envelope.
+ * not the envelope. `guardOf` gives each request its rate limits (http/rate-limit.ts `tokenGuards`).
  */
-export function tokenRoutes(app: FastifyInstance, tokens: TokenService) {
+export function tokenRoutes(
+  app: FastifyInstance,
+  tokens: TokenService,
+  guardOf?: (ip: string, reply: FastifyReply) => TokenGuard,
+) {
   const Token = Type.Object({
     access_token: Type.String(),
     scope: Type.String({ description: 'Space-separated scopes of this product' }),
@@ -19,7 +23,7 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService) {
     { schema: { response: { 200: Token } }, config: { access: { scope: null } } },
     async (request, reply) => {
       const body = (request.body ?? {}) as TokenRequest;
-      const answer = await tokens.issue(typeof body === 'object' ? body : {});
+      const answer = await tokens.issue(typeof body === 'object' ? body : {}, guardOf?.(request.ip, reply));
       reply.header('Cache-Control', 'no-store');
       return answer;
     },

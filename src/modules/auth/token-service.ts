@@ -5,10 +5,10 @@ import type { Base, BaseRouter } from '../../http/bases.ts';
 import type { ChangeVersions } from '../../lib/change-versions.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { verifySecret } from './client-secrets.ts';
-import type { CredentialsRepository } from './credentials-repository.ts';
+import type { CredentialRow, CredentialsRepository } from './credentials-repository.ts';
 import type { Principal } from './principal.ts';
 import { scopesForProduct } from './scopes.ts';
+import { createSecretCheck } from './secret-check.ts';
 import { createTokenCache } from './token-cache.ts';
 
 /**
@@ -42,14 +42,46 @@ export interface TokenResponse {
   token_type: 'Bearer';
 }
 
+/**
+ * The token endpoint's rate limits (http/rate-limit.ts), told of each request's outcome once its
+ * secret has been checked, so that wrong secrets never spend the budget of the client they name.
+ */
+export interface TokenGuard {
+  /** A right secret: counts against the client's budget; throws a 429 OAuthError past it. */
+  granted(clientId: string): Promise<void>;
+  /** A refusal: counted against the address (and the client id it names); the error to answer. */
+  refused(clientId: string | undefined, error: OAuthError): Promise<OAuthError>;
+}
+
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export function createTokenService(deps: TokenServiceDeps) {
   const { credentials, bases, clock, signingKey, issuer } = deps;
   const verified = createTokenCache(deps.changes);
+  const secretIsRight = createSecretCheck(credentials, clock);
 
-  async function issue(body: TokenRequest): Promise<TokenResponse> {
-    const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 500 ? v : undefined);
+  const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 500 ? v : undefined);
+
+  /**
+   * A token for a client-credentials request (RFC 6749 §4.4). The secret is checked before any
+   * budget is spent: `guard` then counts a right one against its client and a refusal against the
+   * address that sent it.
+   */
+  async function issue(body: TokenRequest, guard?: TokenGuard): Promise<TokenResponse> {
+    let credential: CredentialRow;
+    let base: Base;
+    let scopes: string[];
+    try {
+      ({ credential, base, scopes } = await grant(body));
+    } catch (error) {
+      if (guard && error instanceof OAuthError) throw await guard.refused(str(body.client_id), error);
+      throw error;
+    }
+    await guard?.granted(credential.clientId);
+    return sign(credential, base, scopes);
+  }
+
+  async function grant(body: TokenRequest) {
     const clientId = str(body.client_id);
     const clientSecret = str(body.client_secret);
     const audience = str(body.audience);
@@ -70,14 +102,16 @@ export function createTokenService(deps: TokenServiceDeps) {
     }
 
     const credential = await credentials.find(clientId);
-    const secretOk = credential ? await verifySecret(clientSecret, credential.secretHash) : false;
+    const secretOk = await secretIsRight(clientSecret, credential);
     if (!credential || !secretOk || credential.revokedAt) {
       throw new OAuthError('invalid_client', 'Unknown client, wrong secret, or revoked credential');
     }
+    // A credential of the other environment is unknown to this one (RFC 6749 §5.2 invalid_client,
+    // docs/decisions.md), but its owner proved the secret, so the answer says which environment it is for.
     if (credential.environment !== base.environment) {
       throw new OAuthError(
         'invalid_client',
-        `This credential belongs to the ${credential.environment} environment; the audience is ${base.environment}`,
+        `This credential belongs to the ${credential.environment} environment; the audience is ${base.environment}: use a ${base.environment} credential, or the ${credential.environment} base as audience`,
       );
     }
     const scopes = scopesForProduct(credential.scopes, base.kind);
@@ -89,17 +123,22 @@ export function createTokenService(deps: TokenServiceDeps) {
         `This credential has no scope of the ${base.kind} service (its scopes: ${credential.scopes.join(' ') || 'none'}); ask for a credential with one`,
       );
     }
+    return { credential, base, scopes };
+  }
+
+  async function sign(credential: CredentialRow, base: Base, scopes: string[]): Promise<TokenResponse> {
     // The dashboard shows a credential's last use to the minute: one write a minute at most.
     const at = clock.now();
     if (!credential.lastUsedAt || at.getTime() - credential.lastUsedAt.getTime() >= 60_000) {
       await credentials.touch(credential.clientId, at);
     }
-    const lifetime = deps.lifetimeSeconds[base.environment];
+    const { environment } = credential; // the base's, checked in grant()
+    const lifetime = deps.lifetimeSeconds[environment];
     const now = Math.floor(clock.now().getTime() / 1000);
     const token = await new SignJWT({
       scope: scopes.join(' '),
       acc: credential.accountId,
-      env: base.environment,
+      env: environment,
     })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(issuer)
@@ -128,6 +167,8 @@ export function createTokenService(deps: TokenServiceDeps) {
         algorithms: ['HS256'],
         currentDate: now,
         clockTolerance: 0,
+        // A token without an expiry would be good for ever: none of ours lacks one.
+        requiredClaims: ['exp', 'sub'],
       });
       claims = result.payload;
     } catch (error) {
@@ -141,8 +182,16 @@ export function createTokenService(deps: TokenServiceDeps) {
       : deps.changes
         ? await credentials.find(clientId)
         : await credentials.findForAuth(clientId);
-    if (!credential || credential.revokedAt || credential.environment !== base.environment) {
+    if (!credential)
+      throw new AppError('AUTHENTICATION_FAILURE', 'The credential of this token does not exist');
+    if (credential.revokedAt) {
       throw new AppError('AUTHENTICATION_FAILURE', 'The credential of this token was revoked');
+    }
+    if (credential.environment !== base.environment) {
+      throw new AppError(
+        'AUTHENTICATION_FAILURE',
+        `The credential of this token belongs to the ${credential.environment} environment, not ${base.environment}: request a token with a ${base.environment} credential`,
+      );
     }
     const principal: Principal = {
       accountId: credential.accountId,
@@ -150,7 +199,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       clientId: credential.clientId,
       scopes: typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [],
     };
-    if (typeof claims.exp === 'number') verified.set(base.url, token, principal, claims.exp * 1000, ticket);
+    verified.set(base.url, token, principal, (claims.exp as number) * 1000, ticket);
     return principal;
   }
 
@@ -197,6 +246,9 @@ function rejectedTokenError(error: unknown, token: string, base: Base): AppError
       'AUTHENTICATION_FAILURE',
       `This token was issued for ${issuedFor}, not for ${base.url}: request a token with audience=${base.url}`,
     );
+  }
+  if (error instanceof joseErrors.JWTClaimValidationFailed && error.reason === 'missing') {
+    return new AppError('AUTHENTICATION_FAILURE', `The token has no ${error.claim} claim`);
   }
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
     return new AppError('AUTHENTICATION_FAILURE', `The token's ${error.claim} claim is not valid here`);

@@ -13,6 +13,12 @@ const REPORT_DATES = {
   'query.endDate': { pattern: DATE_TIME_TEXT.source },
 };
 
+/** Where an account's `shapes` setting changes an answer (docs/compatibility.md). */
+const PAGED_FOR_SERVICE =
+  ' An account with the service shapes gets the paged wrapper (`content`, `totalElements`, `totalPages`, ...) instead of the bare array.';
+const MAP_FOR_SERVICE =
+  ' An account with the service shapes gets `fixedRecipientToSenderDenominationsMap` as one object (`{"10.00": 10}`) instead of one-key objects.';
+
 /**
  * What the gift card OpenAPI document says about each operation besides its schemas: summary,
  * description, tag and the error codes it answers beyond those every operation shares
@@ -41,6 +47,10 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
   scopes: { developer: 'Every gift card operation: catalog, orders, redeem codes and reports.' },
   schemas: {
     Product: C.Product,
+    ServiceProduct: C.ServiceProduct,
+    ProductPage: C.ProductPage,
+    DiscountPage: C.DiscountPage,
+    TransactionPage: O.TransactionPage,
     Category: C.Category,
     Country: C.Country,
     BrandRedeemInstruction: C.BrandRedeemInstruction,
@@ -82,21 +92,25 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
       tag: 'Catalog',
       summary: 'List the products of a country',
       description:
-        'The active products sold in one country, priced in the account currency; paged with `page` and `size`.',
+        'The active products sold in one country, priced in the account currency; paged with `page` and `size`.' +
+        MAP_FOR_SERVICE,
     },
     'GET /products': {
       tag: 'Catalog',
       summary: 'List products',
       description:
         'Every active product, priced in the account currency (`senderCurrencyCode`). Filter by name, country or category; ' +
-        '`includeRange=false` leaves out RANGE products and `includeFixed=false` FIXED ones. Paged with `page` (1-based) and `size`.',
+        '`includeRange=false` leaves out RANGE products and `includeFixed=false` FIXED ones. Paged with `page` (1-based) and `size`.' +
+        PAGED_FOR_SERVICE +
+        MAP_FOR_SERVICE,
     },
     'GET /products/{productId}': {
       tag: 'Catalog',
       summary: 'Get a product',
       description:
         'One product with its denominations: a FIXED product lists the face values it sells (`fixedRecipientDenominations`, with the sender price of each), ' +
-        'a RANGE product the interval `minRecipientDenomination`–`maxRecipientDenomination`. An inactive or unknown product is a 404.',
+        'a RANGE product the interval `minRecipientDenomination`–`maxRecipientDenomination`. An inactive or unknown product is a 404.' +
+        MAP_FOR_SERVICE,
     },
     'GET /redeem-instructions': {
       tag: 'Redeem instructions',
@@ -123,7 +137,7 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
     'GET /discounts': {
       tag: 'Pricing',
       summary: 'List discounts',
-      description: 'The discount percentage of every product that has one; paged.',
+      description: `The discount percentage of every product that has one; paged.${PAGED_FOR_SERVICE}`,
     },
     'GET /products/{productId}/discounts': {
       tag: 'Pricing',
@@ -187,7 +201,8 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
       summary: 'List transactions',
       limits: REPORT_DATES,
       description:
-        'The transactions of the account, newest first; filter by `customIdentifier`, dates (`yyyy-MM-dd HH:mm:ss`, UTC), status, product or brand. Paged.',
+        'The transactions of the account, newest first; filter by `customIdentifier`, dates (`yyyy-MM-dd HH:mm:ss`, UTC), status, product or brand. Paged.' +
+        PAGED_FOR_SERVICE,
     },
     'GET /reports/transactions/{transactionId}': {
       tag: 'Reports',

@@ -85,6 +85,7 @@ export function createGiftcardServices({
       maxQuantity: config.orderMaxQuantity,
       smsFeeUsd: config.giftcardSmsFee,
       rescueAfterMs: RESCUE_AFTER_MS,
+      callOutClaimMs: upstreams.stepBoundMs,
     },
   });
   const reports = createTransactionReports({ repository, codec });

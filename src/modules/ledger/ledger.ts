@@ -43,6 +43,17 @@ async function refusedPosting(
   );
 }
 
+/** An order or top-up whose ledger entries do not match it (`orderMismatches`). */
+export interface OrderMismatch {
+  product: string;
+  transactionId: number;
+  accountId: number;
+  environment: Environment;
+  /** null for entries that name no existing transaction */
+  status: string | null;
+  problem: string;
+}
+
 export function createLedger(
   db: Kysely<Database>,
   clock: Clock,
@@ -313,6 +324,54 @@ export function createLedger(
   }
 
   /**
+   * The audit's second half: every order and top-up against its ledger entries, both ways. Each
+   * transaction has exactly one ORDER_DEBIT of its cost, in its account and environment; a REFUNDED
+   * one has REFUNDs of its whole cost, any other none; every ORDER_DEBIT or REFUND entry names a
+   * transaction that exists there. (A lost or damaged row of either table shows here even where the
+   * balances still agree with the entries.) At most `limit` findings, oldest transaction first.
+   */
+  async function orderMismatches(limit = 100): Promise<OrderMismatch[]> {
+    const rows = await sql<OrderMismatch>`
+      WITH orders AS (
+        SELECT 'giftcards'::text AS product, id, account_id, environment, status::text AS status, amount AS cost
+        FROM giftcard_transactions
+        UNION ALL
+        SELECT 'topups'::text, id, account_id, environment, status::text, cost FROM topup_transactions
+      ), entries AS (
+        SELECT product::text AS product, transaction_id, account_id, environment,
+               COUNT(*) FILTER (WHERE kind = 'ORDER_DEBIT') AS debits,
+               COALESCE(SUM(amount) FILTER (WHERE kind = 'ORDER_DEBIT'), 0) AS debited,
+               COALESCE(SUM(amount) FILTER (WHERE kind = 'REFUND'), 0) AS refunded
+        FROM ledger_entries
+        WHERE transaction_id IS NOT NULL AND kind IN ('ORDER_DEBIT', 'REFUND')
+        GROUP BY 1, 2, 3, 4
+      )
+      SELECT COALESCE(o.product, e.product) AS product,
+             COALESCE(o.id, e.transaction_id) AS "transactionId",
+             COALESCE(o.account_id, e.account_id) AS "accountId",
+             COALESCE(o.environment, e.environment) AS environment,
+             o.status,
+             CASE
+               WHEN o.id IS NULL THEN 'ledger entries for a transaction that does not exist'
+               WHEN e.transaction_id IS NULL THEN 'no ledger entry'
+               WHEN e.debits <> 1 THEN e.debits || ' order debits'
+               WHEN -e.debited <> o.cost THEN 'debited ' || (-e.debited)::text || ', cost ' || o.cost::text
+               WHEN o.status = 'REFUNDED' AND e.refunded <> o.cost
+                 THEN 'REFUNDED with ' || e.refunded::text || ' refunded of ' || o.cost::text
+               ELSE 'refunded ' || e.refunded::text || ' while ' || o.status
+             END AS problem
+      FROM orders o
+      FULL JOIN entries e ON e.product = o.product AND e.transaction_id = o.id
+                         AND e.account_id = o.account_id AND e.environment = o.environment
+      WHERE o.id IS NULL OR e.transaction_id IS NULL OR e.debits <> 1 OR -e.debited <> o.cost
+         OR (o.status = 'REFUNDED' AND e.refunded <> o.cost)
+         OR (o.status <> 'REFUNDED' AND e.refunded <> 0)
+      ORDER BY 2
+      LIMIT ${limit}`.execute(db);
+    return rows.rows;
+  }
+
+  /**
    * The transaction an order runs its debit (and its own rows) in: shared with the other orders of the
    * same account waiting at that moment (batcher.ts), each with its own result.
    */
@@ -337,6 +396,7 @@ export function createLedger(
       cache.get({ accountId, environment })?.version,
     entries,
     discrepancies,
+    orderMismatches,
     batchStats: batcher.stats,
     /** True on the transaction of a batch of orders (for `createGathering`). */
     inBatch,

@@ -121,9 +121,11 @@ export function createFx(repository: FxRepository, clock: Clock, marginPercent: 
   /** Sets one currency's rate against USD (admin). */
   async function set(code: string, units: string, asOf?: Date) {
     const value = dec(units);
-    if (!value.isFinite() || value.lte(0)) {
-      throw new AppError('INVALID_REQUEST', 'The rate must be a positive number', [
-        { field: 'unitsPerUsd', issue: 'must be > 0' },
+    // The table keeps 12 decimals (numeric(30, 12), CHECK > 0): a rate that rounds to 0 there is refused
+    // here, not left to the constraint (a 500).
+    if (!value.isFinite() || value.toDecimalPlaces(12).lte(0)) {
+      throw new AppError('INVALID_REQUEST', 'The rate must be a positive number of at least 0.000000000001', [
+        { field: 'unitsPerUsd', issue: 'must be >= 0.000000000001' },
       ]);
     }
     const at = asOf ?? clock.now();

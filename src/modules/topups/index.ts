@@ -97,6 +97,7 @@ export function createTopups(deps: TopupDeps) {
         unconfigured: unconfiguredProvider('live'),
       }),
     },
+    callOutClaimMs: upstreams.stepBoundMs,
   });
   const reports = createTopupReports({ repo });
   return { operators, source, statuses, catalog, orders, reports };

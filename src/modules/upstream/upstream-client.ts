@@ -1,4 +1,5 @@
 import { quoteNumbersOf } from '../../../sdk/src/lossless-json.ts';
+import { assertOutsideTransaction } from '../../db/connection-guard.ts';
 import type { UpstreamProduct } from '../../db/schema.ts';
 import { lazyPackage } from '../../lib/lazy-package.ts';
 
@@ -175,6 +176,7 @@ export function createUpstreamClient(target: UpstreamTarget, now: () => number =
   }
 
   async function call(method: 'GET' | 'POST', path: string, options: CallOptions = {}) {
+    assertOutsideTransaction(`a call to the ${target.product} upstream`);
     const url = new URL(`${baseUrl}${path}`);
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
     const media = VENDOR_MEDIA_TYPES[target.product];

@@ -21,11 +21,15 @@ import type { UpstreamService } from './upstream-service.ts';
  * - `unknown`: the upstream's reports by our customIdentifier: found, followed; provably absent (an
  *   answered list without it), sent again with the same customIdentifier; no answer, looked at later.
  * - `placed`: the upstream's transaction by id until it is final.
- * Every step's record commits with the step's state change, in the step's transaction.
+ * A step runs outside any transaction (`lib/fulfilment-step.ts`): `db` is the database itself, and
+ * each record commits on its own, the attempt before the POST leaves (so a crash during the call
+ * leaves `unknown`, reconciled by the reports) and the outcome after it; the order's state change is
+ * applied afterwards on its locked row. Every record is safe to repeat: the customIdentifier sent is
+ * derived from our id, so no repetition can buy twice.
  *
  * @example
  * const steps = upstreamFulfilment(upstreams, { product: 'topups', placePath: '/topups', ... });
- * await steps.step(order, now, trx); // { status: 'PROCESSING', nextCheckAt } while the upstream works
+ * await steps.step(order, now, db); // { status: 'PROCESSING', nextCheckAt } while the upstream works
  */
 export interface UpstreamOrder {
   transactionId: number;
@@ -53,7 +57,7 @@ export interface UpstreamProtocol<O extends UpstreamOrder, T extends UpstreamTra
   parse(body: unknown): T | null;
   /** Our step for the upstream's transaction `t`; `save` records it. */
   follow(
-    trx: Kysely<Database>,
+    db: Kysely<Database>,
     client: UpstreamClient,
     order: O,
     t: T,
@@ -79,9 +83,9 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
   const { product } = p;
   const identifier = (transactionId: number) => upstreamCustomIdentifier('live', transactionId);
 
-  function follow(trx: Kysely<Database>, client: UpstreamClient, order: O, t: T, now: Date): Promise<S> {
+  function follow(db: Kysely<Database>, client: UpstreamClient, order: O, t: T, now: Date): Promise<S> {
     const save: SaveFollowed = async (state, lastError = null) => {
-      await calls.save(trx, {
+      await calls.save(db, {
         product,
         transactionId: order.transactionId,
         customIdentifier: identifier(order.transactionId),
@@ -92,7 +96,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
         now,
       });
     };
-    return p.follow(trx, client, order, t, now, save);
+    return p.follow(db, client, order, t, now, save);
   }
 
   /**
@@ -119,17 +123,27 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
 
   /** The POST with the derived customIdentifier, and what its answer makes of the transaction. */
   async function place(
-    trx: Kysely<Database>,
+    db: Kysely<Database>,
     client: UpstreamClient,
     order: O,
     now: Date,
     sentBefore: boolean,
   ): Promise<S> {
     const customIdentifier = identifier(order.transactionId);
+    // The attempt is on record before the request leaves: after a crash during the call, the next
+    // step asks the reports instead of guessing.
+    await calls.save(db, {
+      product,
+      transactionId: order.transactionId,
+      customIdentifier,
+      state: 'unknown',
+      lastError: 'sent; no answer recorded yet',
+      now,
+    });
     const answer = await client.call('POST', p.placePath, { body: p.body(order, customIdentifier) });
     // `attempt`: the request went out (a request never sent is no attempt)
     const record = (state: 'unknown' | 'refused', lastError: string, attempt = true) =>
-      calls.save(trx, {
+      calls.save(db, {
         product,
         transactionId: order.transactionId,
         customIdentifier,
@@ -139,7 +153,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
         now,
       });
     const note = (message: string) =>
-      upstreams.noteError(trx, { product, transactionId: order.transactionId, message });
+      upstreams.noteError(db, { product, transactionId: order.transactionId, message });
 
     if (answer.kind === 'notSent') {
       await note(answer.reason);
@@ -168,7 +182,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
         await record('unknown', `HTTP ${answer.status}: an answer that is not a transaction`);
         return p.later(now);
       }
-      await calls.save(trx, {
+      await calls.save(db, {
         product,
         transactionId: order.transactionId,
         customIdentifier,
@@ -178,12 +192,12 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
         attempt: true,
         now,
       });
-      return follow(trx, client, order, t, now);
+      return follow(db, client, order, t, now);
     }
     // Our identifier is already used there: an earlier attempt of ours reached it. Never a refusal.
     if (answer.errorCode === 'CUSTOM_IDENTIFIER_ALREADY_USED') {
       await record('unknown', 'CUSTOM_IDENTIFIER_ALREADY_USED: an earlier attempt reached the upstream');
-      return reconcile(trx, client, order, now, false);
+      return reconcile(db, client, order, now, false);
     }
     const refusal = refusalOf(answer);
     // An earlier attempt may still have been under way at the upstream while this one was refused
@@ -191,7 +205,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
     if (sentBefore) {
       const found = await lookUp(client, order.transactionId);
       if (found) {
-        if (typeof found !== 'string') return follow(trx, client, order, found, now);
+        if (typeof found !== 'string') return follow(db, client, order, found, now);
         await record(
           'unknown',
           `refused (${refusal.description}), then no answer from the reports: ${found}`,
@@ -201,7 +215,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
     }
     await record('refused', refusal.description);
     if (refusal.insufficientBalance) {
-      await upstreams.noteInsufficientBalance(trx, {
+      await upstreams.noteInsufficientBalance(db, {
         product,
         transactionId: order.transactionId,
         message: `the upstream's balance is too low for ${p.noun} ${order.transactionId}; refunded (${refusal.description})`,
@@ -214,7 +228,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
 
   /** An attempt whose outcome is unknown: the upstream's reports by our customIdentifier decide. */
   async function reconcile(
-    trx: Kysely<Database>,
+    db: Kysely<Database>,
     client: UpstreamClient,
     order: O,
     now: Date,
@@ -222,7 +236,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
   ): Promise<S> {
     const found = await lookUp(client, order.transactionId);
     if (typeof found === 'string') {
-      await calls.save(trx, {
+      await calls.save(db, {
         product,
         transactionId: order.transactionId,
         customIdentifier: identifier(order.transactionId),
@@ -232,19 +246,22 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
       });
       return p.later(now);
     }
-    if (found) return follow(trx, client, order, found, now);
+    if (found) return follow(db, client, order, found, now);
     // provably none: buying now (same identifier) cannot buy twice
-    return mayPlace ? place(trx, client, order, now, true) : p.later(now);
+    return mayPlace ? place(db, client, order, now, true) : p.later(now);
   }
 
   return {
-    async accept(request: R) {
-      if (!(await upstreams.client(product))) await unconfigured.accept(request);
+    async accept(request: R, db?: Kysely<Database>) {
+      if (!(await upstreams.client(product, db))) await unconfigured.accept(request);
     },
 
-    async step(order: O, now: Date, trx: Kysely<Database>): Promise<S> {
-      const call = await calls.get(trx, product, order.transactionId);
-      const client = await upstreams.client(product, trx);
+    /** Every step of this protocol calls the upstream: it runs outside any transaction. */
+    callsOut: async () => true,
+
+    async step(order: O, now: Date, db: Kysely<Database>): Promise<S> {
+      const call = await calls.get(db, product, order.transactionId);
+      const client = await upstreams.client(product, db);
       if (!client) {
         // removed since: a transaction never sent is refused; one the upstream may have waits for it
         if (!call || call.state === 'refused') {
@@ -257,25 +274,25 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
         }
         return p.later(now, p.idleRecheckMs);
       }
-      if (!call) return place(trx, client, order, now, !order.firstStep);
+      if (!call) return place(db, client, order, now, !order.firstStep);
       switch (call.state) {
         case 'unknown':
-          return reconcile(trx, client, order, now, true);
+          return reconcile(db, client, order, now, true);
         case 'refused':
           return p.refused(p.refusedEarlier(call.last_error));
         default: {
           const id = call.upstream_transaction_id;
-          if (id === null) return reconcile(trx, client, order, now, true);
+          if (id === null) return reconcile(db, client, order, now, true);
           const answer = await client.call('GET', `${p.reportsPath}/${id}`);
           const t = answer.kind === 'answered' && answer.status === 200 ? p.parse(answer.body) : null;
           if (!t) return p.later(now);
-          return follow(trx, client, order, t, now);
+          return follow(db, client, order, t, now);
         }
       }
     },
 
-    owns: async (trx: Kysely<Database>, transactionId: number) =>
-      (await calls.get(trx, product, transactionId)) !== undefined,
+    owns: async (db: Kysely<Database>, transactionId: number) =>
+      (await calls.get(db, product, transactionId)) !== undefined,
   };
 }
 

@@ -120,6 +120,12 @@ export function createUpstreamService(deps: {
     /** How long the providers wait before asking the upstream about an order again. */
     recheckMs: deps.recheckMs,
 
+    /**
+     * Longer than one step of the protocol can take (at most four calls, each after a token exchange,
+     * every one bounded by the timeout): how long a step that calls out holds its order.
+     */
+    stepBoundMs: deps.timeoutMs * 8 + 30_000,
+
     /** Sets (or replaces) the upstream of a product. 400 INVALID_REQUEST names each bad field. */
     async set(product: UpstreamProduct, input: UpstreamInput): Promise<UpstreamView> {
       const problems: ErrorDetail[] = [];

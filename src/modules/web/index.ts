@@ -32,7 +32,10 @@ export { webPages } from './web-pages.ts';
 export interface WebDeps {
   db: Kysely<Database>;
   clock: Clock;
-  config: Pick<Config, 'webSessionHours' | 'webLockoutFailures' | 'webLockoutMinutes'>;
+  config: Pick<
+    Config,
+    'webSessionHours' | 'webLockoutFailures' | 'webLockoutMinutes' | 'webLockoutAddressFailures'
+  >;
   accounts: AccountsService;
   ledger: Ledger;
   giftcards: GiftcardServices;
@@ -77,10 +80,14 @@ export function createWebServices(deps: WebDeps) {
     audit,
     settings: {
       sessionHours: config.webSessionHours,
-      lockout: { failures: config.webLockoutFailures, minutes: config.webLockoutMinutes },
+      lockout: {
+        failures: config.webLockoutFailures,
+        minutes: config.webLockoutMinutes,
+        addressFailures: config.webLockoutAddressFailures,
+      },
     },
   });
-  const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db) });
+  const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db), audit });
   const console = createConsoleService({ ...deps, repository: consoleRepository(db), audit, users });
   return { users, audit, dashboard, console };
 }

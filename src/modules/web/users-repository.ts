@@ -189,22 +189,37 @@ export function usersRepository(appDb: Kysely<Database>) {
         .execute();
     },
 
-    async failuresSince(kind: WebUserKind, email: string, since: Date): Promise<number> {
+    /** Failed sign-ins of one e-mail from one address since `since` (index: kind, lower(email), at). */
+    async failuresSince(kind: WebUserKind, email: string, ip: string | null, since: Date): Promise<number> {
       const row = await db
         .selectFrom('web_sign_in_failures')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .where('kind', '=', kind)
-        .where('email', '=', email.toLowerCase())
+        .where(sql`lower(email)`, '=', email.toLowerCase())
+        .where('at', '>', since)
+        .where((eb) => (ip === null ? eb('ip', 'is', null) : eb('ip', '=', ip)))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Failed sign-ins from one address since `since`, whatever the e-mail and page (index: ip, at). */
+    async addressFailuresSince(ip: string, since: Date): Promise<number> {
+      const row = await db
+        .selectFrom('web_sign_in_failures')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('ip', '=', ip)
         .where('at', '>', since)
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
 
-    async clearFailures(kind: WebUserKind, email: string): Promise<void> {
+    /** Forgets one e-mail's failures from one address (its user signed in from there). */
+    async clearFailures(kind: WebUserKind, email: string, ip: string | null): Promise<void> {
       await db
         .deleteFrom('web_sign_in_failures')
         .where('kind', '=', kind)
-        .where('email', '=', email.toLowerCase())
+        .where(sql`lower(email)`, '=', email.toLowerCase())
+        .where((eb) => (ip === null ? eb('ip', 'is', null) : eb('ip', '=', ip)))
         .execute();
     },
   };

@@ -4,10 +4,10 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password-hash.ts';
 import type { TextSealer } from '../../lib/sealed-text.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
 import { base32Decode, base32Encode, matchingStep, newTotpSecret, otpauthUri } from '../../lib/totp.ts';
-import { hashSecret, verifySecret } from '../auth/index.ts';
 import type { AuditLog } from './audit-log.ts';
 import type { UsersRepository, WebUserRow } from './users-repository.ts';
 import type { WebUserKind } from './web-tables.ts';
@@ -15,10 +15,14 @@ import type { WebUserKind } from './web-tables.ts';
 /**
  * People who sign in to the web pages: customers of one account (the dashboard) and operators (the
  * console). A user is invited (a one-time link, valid 72 h, whose token is stored only as a SHA-256)
- * and sets a password of at least 12 characters (scrypt, like client secrets). Signing in makes a
+ * and sets a password of at least 12 characters (scrypt, lib/password-hash.ts). Signing in makes a
  * server-side session (the cookie's token is stored only as a SHA-256) with its own CSRF token.
- * After `lockout.failures` failed sign-ins within `lockout.minutes`, an e-mail is refused until the
- * window has passed, whatever the password.
+ *
+ * Lock-out (docs/security.md): after `lockout.failures` failed sign-ins of one e-mail from one
+ * address within `lockout.minutes`, that e-mail is refused from that address until the window has
+ * passed, whatever the password; from another address its user signs in as usual. After
+ * `lockout.addressFailures` failures from one address, whatever the e-mails, that address is refused.
+ * An unknown e-mail costs the same scrypt as a known one, so the time of a refusal tells nothing.
  *
  * Two-step sign-in is optional per user (TOTP, lib/totp.ts): `enrolTotp` makes a secret (sealed at
  * rest with a key of its own) that is pending until `confirmTotp` gets a right code; from then on
@@ -59,7 +63,8 @@ export interface WebMail {
 
 export interface UsersSettings {
   sessionHours: number;
-  lockout: { failures: number; minutes: number };
+  /** failures per (e-mail, address), failures per address (0: none), both within `minutes` */
+  lockout: { failures: number; minutes: number; addressFailures: number };
 }
 
 export interface SignedIn {
@@ -172,7 +177,7 @@ export function createUsersService(deps: {
         { field: 'password', issue: `at least ${MIN_PASSWORD_LENGTH} characters` },
       ]);
     }
-    return hashSecret(password);
+    return hashPassword(password);
   }
 
   /** Sets the password of an invitation's user; the link then stops working, as do older sessions. */
@@ -200,12 +205,23 @@ export function createUsersService(deps: {
     return { ...present(user), password };
   }
 
-  async function refuseWhenLocked(kind: WebUserKind, email: string) {
-    const since = new Date(clock.now().getTime() - settings.lockout.minutes * 60_000);
-    if ((await repository.failuresSince(kind, email, since)) >= settings.lockout.failures) {
+  async function refuseWhenLocked(kind: WebUserKind, email: string, ip: string | null) {
+    const { failures, minutes, addressFailures } = settings.lockout;
+    const since = new Date(clock.now().getTime() - minutes * 60_000);
+    if (
+      ip !== null &&
+      addressFailures > 0 &&
+      (await repository.addressFailuresSince(ip, since)) >= addressFailures
+    ) {
       throw new AppError(
         'RATE_LIMIT_REACHED',
-        `Too many failed sign-ins: this e-mail is locked for up to ${settings.lockout.minutes} minutes`,
+        `Too many failed sign-ins from this address: it is refused for up to ${minutes} minutes`,
+      );
+    }
+    if ((await repository.failuresSince(kind, email, ip, since)) >= failures) {
+      throw new AppError(
+        'RATE_LIMIT_REACHED',
+        `Too many failed sign-ins: this e-mail is locked from this address for up to ${minutes} minutes`,
       );
     }
   }
@@ -230,9 +246,11 @@ export function createUsersService(deps: {
     code?: string,
   ): Promise<SignedIn> {
     const now = clock.now();
-    await refuseWhenLocked(kind, email);
+    await refuseWhenLocked(kind, email, ip);
     const user = await repository.findByEmail(kind, email);
-    const ok = user?.passwordHash ? await verifySecret(password, user.passwordHash) : false;
+    // No user (or one who has not set a password yet): the same scrypt against a dummy hash.
+    const ok =
+      (await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH)) && !!user?.passwordHash;
     if (!user || !ok) {
       await repository.recordFailure(kind, email, ip, now);
       throw new AppError('AUTHENTICATION_FAILURE', 'Wrong e-mail or password');
@@ -250,7 +268,7 @@ export function createUsersService(deps: {
         ]);
       }
     }
-    await repository.clearFailures(kind, email);
+    await repository.clearFailures(kind, email, ip);
     const token = randomToken(32);
     const csrfToken = randomToken(24);
     const expiresAt = new Date(now.getTime() + settings.sessionHours * 3_600_000);
@@ -276,7 +294,7 @@ export function createUsersService(deps: {
 
   /** A code that is wrong (or used) counts toward the lock-out, as on sign-in. */
   async function checkCode(user: WebUserRow, code: string, ip: string | null, want: 'enabled' | 'pending') {
-    await refuseWhenLocked(user.kind, user.email);
+    await refuseWhenLocked(user.kind, user.email, ip);
     if (!(await useCode(user, code, want, want === 'pending'))) {
       await repository.recordFailure(user.kind, user.email, ip, clock.now());
       throw new AppError('INVALID_REQUEST', 'Wrong or already used code', [

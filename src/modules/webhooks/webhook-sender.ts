@@ -1,4 +1,5 @@
 import { request } from 'node:https';
+import { assertOutsideTransaction } from '../../db/connection-guard.ts';
 import { guardedLookup } from './target-guard.ts';
 
 /**
@@ -20,6 +21,7 @@ export interface SendOutcome {
 export function webhookSender(options: { timeoutMs: number; allowPrivate: boolean; ca?: string }) {
   const lookup = guardedLookup(options.allowPrivate);
   return (url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> => {
+    assertOutsideTransaction('a webhook delivery');
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     return new Promise((resolve) => {

@@ -1,17 +1,23 @@
 import { Type } from 'typebox';
-import { toLimitOffset } from '../../../http/paging.ts';
+import { sendShaped, shapesOf } from '../../../http/account-shapes.ts';
+import { pagedWrapper, toLimitOffset } from '../../../http/paging.ts';
 import { principalOf } from '../../../http/request-context.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import * as S from './catalog-schemas.ts';
 import type { CatalogService } from './catalog-service.ts';
+import { type ProductView, serviceProductView } from './product-view.ts';
 
 /**
  * The catalog endpoints of giftcards.md (#3–#13 except balance): categories, countries, products
  * and their filters, redeem instructions, the FX rate and discounts. Thin: parse, ask the catalog
  * service (priced in the caller's account currency), answer.
  */
-/** Every answer here depends only on the base, the URL and the account's currency (http/response-cache.ts). */
+/**
+ * Every answer here depends only on the base, the URL and the account's currency, country and shapes
+ * (http/response-cache.ts). With the service's shapes (http/account-shapes.ts) `/products` and
+ * `/discounts` answer the paged wrapper and a product's denominations map is one object.
+ */
 const CACHED = { cache: true } as const;
 
 export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; accounts: AccountsService }) {
@@ -46,31 +52,42 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
       schema: {
         params: S.CountryParams,
         querystring: S.PagingQuery,
-        response: { 200: Type.Array(S.Product) },
+        response: { 200: S.CountryProducts },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const iso = catalog.country(request.params.countrycode).isoName;
       const { env, currency } = await who(request);
-      return catalog.products(env, currency, { countryCode: iso }, toLimitOffset(request.query));
+      const page = toLimitOffset(request.query);
+      const products = await catalog.products(env, currency, { countryCode: iso }, page);
+      // The service answers this list bare too (its Java SDK reads a List here).
+      if (shapesOf(request) === 'documented') return sendShaped(reply, S.ProductArray, products);
+      return sendShaped(reply, S.ServiceProductArray, products.map(serviceProductView));
     },
   );
 
   app.get(
     '/products',
-    { config: CACHED, schema: { querystring: S.ProductsQuery, response: { 200: Type.Array(S.Product) } } },
-    async (request) => {
+    { config: CACHED, schema: { querystring: S.ProductsQuery, response: { 200: S.ProductList } } },
+    async (request, reply) => {
       const { env, currency } = await who(request);
-      return catalog.products(env, currency, request.query, toLimitOffset(request.query));
+      const page = toLimitOffset(request.query);
+      if (shapesOf(request) === 'documented') {
+        return sendShaped(reply, S.ProductArray, await catalog.products(env, currency, request.query, page));
+      }
+      const { items, total } = await catalog.productPage(env, currency, request.query, page);
+      return sendShaped(reply, S.ProductPage, pagedWrapper(items.map(serviceProductView), page, total));
     },
   );
 
   app.get(
     '/products/:productId',
-    { config: CACHED, schema: { params: S.ProductIdParams, response: { 200: S.Product } } },
-    async (request) => {
+    { config: CACHED, schema: { params: S.ProductIdParams, response: { 200: S.OneProduct } } },
+    async (request, reply) => {
       const { env, currency } = await who(request);
-      return catalog.product(env, currency, request.params.productId);
+      const product: ProductView = await catalog.product(env, currency, request.params.productId);
+      if (shapesOf(request) === 'documented') return sendShaped(reply, S.Product, product);
+      return sendShaped(reply, S.ServiceProduct, serviceProductView(product));
     },
   );
 
@@ -103,8 +120,16 @@ export function catalogRoutes(app: TypedApp, deps: { catalog: CatalogService; ac
 
   app.get(
     '/discounts',
-    { config: CACHED, schema: { querystring: S.PagingQuery, response: { 200: Type.Array(S.Discount) } } },
-    (request) => catalog.discounts(principalOf(request).environment, toLimitOffset(request.query)),
+    { config: CACHED, schema: { querystring: S.PagingQuery, response: { 200: S.DiscountList } } },
+    async (request, reply) => {
+      const env = principalOf(request).environment;
+      const page = toLimitOffset(request.query);
+      if (shapesOf(request) === 'documented') {
+        return sendShaped(reply, S.DiscountArray, await catalog.discounts(env, page));
+      }
+      const { items, total } = await catalog.discountPage(env, page);
+      return sendShaped(reply, S.DiscountPage, pagedWrapper(items, page, total));
+    },
   );
 
   app.get(

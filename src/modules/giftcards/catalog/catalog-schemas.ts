@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
-import { pagingQuery } from '../../../http/paging.ts';
-import { StringEnum } from '../../../http/schemas.ts';
+import { SHAPES_NOTE } from '../../../http/account-shapes.ts';
+import { Paged, pagingQuery } from '../../../http/paging.ts';
+import { OneOf, StringEnum } from '../../../http/schemas.ts';
 
 /**
  * The schemas of the catalog endpoints (giftcards.md #3–#13): each drives the request's validation,
@@ -43,6 +44,28 @@ export const Product = Type.Object({
   additionalRequirements: Type.Object({ userIdRequired: Type.Boolean() }),
 });
 
+/**
+ * A product in the live service's shapes (an account with `shapes: service`, docs/compatibility.md):
+ * `fixedRecipientToSenderDenominationsMap` is one object, recipient amount -> sender amount.
+ */
+export const ServiceProduct = Type.Object({
+  ...Product.properties,
+  fixedRecipientToSenderDenominationsMap: Type.Record(Type.String(), Type.Number()),
+});
+
+export const ProductPage = Paged(ServiceProduct);
+
+/**
+ * Each answer in the account's shapes (docs/compatibility.md): the first is `documented`, the second
+ * `service`. A country's list is a bare array in both, and an empty one fits both (`anyOf`).
+ */
+export const ProductArray = Type.Array(Product);
+export const ServiceProductArray = Type.Array(ServiceProduct);
+export const ProductList = OneOf([ProductArray, ProductPage], { description: SHAPES_NOTE });
+export const CountryProducts = Type.Union([ProductArray, ServiceProductArray], { description: SHAPES_NOTE });
+// anyOf: the two differ by one field's type, which OpenAPI linters do not take as exclusive.
+export const OneProduct = Type.Union([Product, ServiceProduct], { description: SHAPES_NOTE });
+
 export const BrandRedeemInstruction = Type.Object({
   brandId: Type.Integer(),
   brandName: Type.String(),
@@ -73,6 +96,10 @@ export const Discount = Type.Object({
   }),
   discountPercentage: Type.Number(),
 });
+
+export const DiscountPage = Paged(Discount);
+export const DiscountArray = Type.Array(Discount);
+export const DiscountList = OneOf([DiscountArray, DiscountPage], { description: SHAPES_NOTE });
 
 // ---- requests
 

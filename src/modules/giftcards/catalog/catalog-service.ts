@@ -149,11 +149,12 @@ export function createCatalogService(deps: {
     return entry;
   }
 
-  async function list(env: Environment, filter: ProductFilter, page: { limit: number; offset: number }) {
+  /** Every visible product the filter matches, in catalog order. */
+  async function matching(env: Environment, filter: ProductFilter) {
     const name = filter.productName?.toLowerCase();
     const country = filter.countryCode?.toUpperCase();
     const c = await catalog(env);
-    const matches = c.products.filter(
+    return c.products.filter(
       (p) =>
         visibleIn(env, c)(p) &&
         (name === undefined || p.productName.toLowerCase().includes(name)) &&
@@ -162,7 +163,12 @@ export function createCatalogService(deps: {
         (filter.includeRange !== false || p.denominationType !== 'RANGE') &&
         (filter.includeFixed !== false || p.denominationType !== 'FIXED'),
     );
-    return matches.slice(page.offset, page.offset + page.limit);
+  }
+
+  /** Every visible product with a discount. */
+  async function discounted(env: Environment) {
+    const c = await catalog(env);
+    return c.products.filter((p) => visibleIn(env, c)(p) && dec(p.discountPercentage).gt(0));
   }
 
   return {
@@ -207,7 +213,22 @@ export function createCatalogService(deps: {
       filter: ProductFilter,
       page: { limit: number; offset: number },
     ) {
-      return Promise.all((await list(env, filter, page)).map((p) => view(p, currency)));
+      const matches = await matching(env, filter);
+      return Promise.all(matches.slice(page.offset, page.offset + page.limit).map((p) => view(p, currency)));
+    },
+
+    /** One page of `products` and how many match in all (the paged wrapper's total). */
+    async productPage(
+      env: Environment,
+      currency: string,
+      filter: ProductFilter,
+      page: { limit: number; offset: number },
+    ) {
+      const matches = await matching(env, filter);
+      const items = await Promise.all(
+        matches.slice(page.offset, page.offset + page.limit).map((p) => view(p, currency)),
+      );
+      return { items, total: matches.length };
     },
 
     async product(env: Environment, currency: string, productId: number) {
@@ -234,9 +255,13 @@ export function createCatalogService(deps: {
     },
 
     async discounts(env: Environment, page: { limit: number; offset: number }) {
-      const c = await catalog(env);
-      const all = c.products.filter((p) => visibleIn(env, c)(p) && dec(p.discountPercentage).gt(0));
-      return all.slice(page.offset, page.offset + page.limit).map(discountView);
+      return (await this.discountPage(env, page)).items;
+    },
+
+    /** One page of `discounts` and how many products have one (the paged wrapper's total). */
+    async discountPage(env: Environment, page: { limit: number; offset: number }) {
+      const all = await discounted(env);
+      return { items: all.slice(page.offset, page.offset + page.limit).map(discountView), total: all.length };
     },
 
     async discount(env: Environment, productId: number) {

@@ -109,6 +109,20 @@ export function productView(entry: CatalogEntry, prices: SenderPrices, country: 
 
 export type ProductView = ReturnType<typeof productView>;
 
+/**
+ * The product in the live service's shapes (docs/compatibility.md): the denominations map as one
+ * object, `{"10.00": 10, "25.00": 25}`, in the same order; every other field as documented.
+ */
+export function serviceProductView(view: ProductView) {
+  return {
+    ...view,
+    fixedRecipientToSenderDenominationsMap: Object.assign(
+      {},
+      ...view.fixedRecipientToSenderDenominationsMap,
+    ) as Record<string, number>,
+  };
+}
+
 export function discountView(entry: CatalogEntry) {
   return {
     product: {

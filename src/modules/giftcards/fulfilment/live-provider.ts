@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { ProviderRoute } from '../stock/stock-repository.ts';
-import type { GiftcardProvider } from './provider.ts';
+import type { GiftcardProvider, OrderToFulfil } from './provider.ts';
 
 /**
  * Live's provider: each product goes to the provider its route names (`airgift products provider ID
@@ -24,23 +24,33 @@ export function createLiveProvider(deps: {
   const pick = (route: ProviderRoute | null) =>
     route === 'stock' ? stock : route === 'upstream' ? upstream : fallback;
 
+  /** Whose order this is: the stock's or the upstream's once they took it, else its route's. */
+  async function ownerOf(order: OrderToFulfil, db: Kysely<Database>): Promise<GiftcardProvider> {
+    if (await stock.owns(db, order.transactionId)) return stock;
+    if (await upstream.owns?.(db, order.transactionId)) return upstream;
+    return pick(await deps.route(order.productId, db));
+  }
+
   return {
-    async accept(request) {
-      await pick(await deps.route(request.productId)).accept(request);
+    async accept(request, trx) {
+      await pick(await deps.route(request.productId, trx)).accept(request, trx);
     },
 
     async reserve(trx, order) {
       // read again in the order's transaction: a route changed since `accept` is asked again (the
       // refusing provider throws, and the order's debit rolls back)
       const provider = pick(await deps.route(order.productId, trx));
-      if (provider !== stock) await provider.accept(order);
+      if (provider !== stock) await provider.accept(order, trx);
       await provider.reserve?.(trx, order);
     },
 
-    async step(order, now, trx) {
-      if (await stock.owns(trx, order.transactionId)) return stock.step(order, now, trx);
-      if (await upstream.owns?.(trx, order.transactionId)) return upstream.step(order, now, trx);
-      return pick(await deps.route(order.productId, trx)).step(order, now, trx);
+    async callsOut(order, trx) {
+      const provider = await ownerOf(order, trx);
+      return (await provider.callsOut?.(order, trx)) ?? false;
+    },
+
+    async step(order, now, db) {
+      return (await ownerOf(order, db)).step(order, now, db);
     },
   };
 }

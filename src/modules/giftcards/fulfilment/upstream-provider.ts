@@ -57,7 +57,7 @@ export function createUpstreamProvider(deps: {
         ...(order.userId ? { productAdditionalRequirements: { userId: order.userId } } : {}),
       }),
       parse: asTransaction,
-      async follow(trx, client, order, t, now, save) {
+      async follow(db, client, order, t, now, save) {
         switch (t.status) {
           case 'SUCCESSFUL': {
             const cards = await cardsOf(client, t.transactionId, order.quantity);
@@ -66,7 +66,7 @@ export function createUpstreamProvider(deps: {
               return later(now);
             }
             await save('final');
-            await upstreams.noteSuccess(trx, 'giftcards');
+            await upstreams.noteSuccess(db, 'giftcards');
             return { status: 'SUCCESSFUL', cards };
           }
           case 'REFUNDED':
@@ -97,6 +97,7 @@ export function createUpstreamProvider(deps: {
     // first step after the commit, so no call is ever made while the account's balance is locked.
     async reserve() {},
     step: protocol.step,
+    callsOut: protocol.callsOut,
     owns: protocol.owns,
   };
 }

@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { toLimitOffset } from '../../../http/paging.ts';
+import { sendShaped, shapesOf } from '../../../http/account-shapes.ts';
+import { pagedWrapper, toLimitOffset } from '../../../http/paging.ts';
 import { principalOf } from '../../../http/request-context.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import * as S from './order-schemas.ts';
@@ -16,8 +16,17 @@ export function orderRoutes(app: TypedApp, deps: { orders: OrderService; reports
 
   app.get(
     '/reports/transactions',
-    { schema: { querystring: S.ReportsQuery, response: { 200: Type.Array(S.Transaction) } } },
-    (request) => reports.list(principalOf(request), { ...request.query, ...toLimitOffset(request.query) }),
+    { schema: { querystring: S.ReportsQuery, response: { 200: S.TransactionList } } },
+    async (request, reply) => {
+      const page = toLimitOffset(request.query);
+      const query = { ...request.query, ...page };
+      if (shapesOf(request) === 'documented') {
+        return sendShaped(reply, S.TransactionArray, await reports.list(principalOf(request), query));
+      }
+      // The service's shapes (http/account-shapes.ts): the paged wrapper, with the total count.
+      const { items, total } = await reports.page(principalOf(request), query);
+      return sendShaped(reply, S.TransactionPage, pagedWrapper(items, page, total));
+    },
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { pagingQuery } from '../../../http/paging.ts';
-import { BalanceInfo, DateTimeText, StringEnum } from '../../../http/schemas.ts';
+import { SHAPES_NOTE } from '../../../http/account-shapes.ts';
+import { Paged, pagingQuery } from '../../../http/paging.ts';
+import { BalanceInfo, DateTimeText, OneOf, StringEnum } from '../../../http/schemas.ts';
 
 /**
  * The schemas of `POST /orders`, the transaction reports and the redeem codes (giftcards.md
@@ -64,6 +65,10 @@ export const Transaction = Type.Object({
   preOrdered: Type.Boolean(),
   balanceInfo: BalanceInfo,
 });
+/** The reports list in the account's shapes: a bare array (`documented`) or the paged wrapper (`service`). */
+export const TransactionPage = Paged(Transaction);
+export const TransactionArray = Type.Array(Transaction);
+export const TransactionList = OneOf([TransactionArray, TransactionPage], { description: SHAPES_NOTE });
 
 /** Documentation only: the cards route writes its JSON by hand so long digit strings stay exact. */
 export const RedeemCodes = Type.Array(

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
+import { takeStep } from '../../../lib/fulfilment-step.ts';
 import { dec, roundToMinor } from '../../../lib/money.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import type { Principal } from '../../auth/index.ts';
@@ -9,7 +10,7 @@ import { createGathering, type Ledger } from '../../ledger/index.ts';
 import type { Fx } from '../../reference/index.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
 import type { CatalogEntry } from '../catalog/product-view.ts';
-import type { GiftcardProvider } from '../fulfilment/provider.ts';
+import type { FulfilmentStep, GiftcardProvider, OrderToFulfil } from '../fulfilment/provider.ts';
 import type { CardCodec } from './card-codes.ts';
 import { priceOrder } from './order-pricing.ts';
 import { type CheckedOrder, checkOrder } from './order-request.ts';
@@ -45,7 +46,13 @@ export interface OrderServiceDeps {
   repository: OrdersRepository;
   codec: CardCodec;
   providers: Record<Environment, GiftcardProvider>;
-  settings: { maxQuantity: number; smsFeeUsd: string; rescueAfterMs: number };
+  settings: {
+    maxQuantity: number;
+    smsFeeUsd: string;
+    rescueAfterMs: number;
+    /** How long a step that calls out (an upstream) holds its order (lib/fulfilment-step.ts). */
+    callOutClaimMs: number;
+  };
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -290,40 +297,43 @@ export function createOrderService(deps: OrderServiceDeps) {
   }
 
   /**
-   * One fulfilment step of a transaction, on its locked row; `onlyIfDue` for the worker, `firstStep`
-   * for the placing request's. A refusal is returned (the order is refunded by then) for the placing
-   * request to answer.
+   * One fulfilment step of a transaction, on its locked row (`lib/fulfilment-step.ts`: a step that
+   * calls out runs outside any transaction); `onlyIfDue` for the worker, `firstStep` for the placing
+   * request's. A refusal is returned (the order is refunded by then) for the placing request to answer.
    */
   async function step(
     id: number,
     onlyIfDue: boolean,
     firstStep = false,
   ): Promise<{ row: TransactionRow; refusal: AppError | null }> {
-    const refusal = await db.transaction().execute(async (trx) => {
-      const row = await repository.lock(trx, id);
-      if (!row || FINAL_STATES.includes(row.status)) return null;
-      const now = clock.now();
-      if (onlyIfDue && (row.next_check_at === null || row.next_check_at > now)) return null;
-      const next = await deps.providers[row.environment].step(
-        {
-          transactionId: row.id,
-          productId: row.product_id,
-          quantity: row.quantity,
-          unitPrice: row.unit_price,
-          preOrder: row.pre_ordered,
-          createdAt: row.created_at,
-          status: row.status,
-          senderName: row.sender_name,
-          userId: row.user_id,
-          firstStep,
-        },
-        now,
-        trx,
-      );
-      await applyStep(trx, { repository, ledger, codec, clock }, row, next);
-      return next.status === 'REFUSED' ? next.error : null;
+    const taken = await takeStep<TransactionRow, OrderToFulfil, FulfilmentStep, Kysely<Database>>({
+      transaction: (work) => db.transaction().execute(work),
+      outside: db,
+      lock: (trx) => repository.lock(trx, id),
+      isOpen: (row, now) =>
+        !FINAL_STATES.includes(row.status) &&
+        !(onlyIfDue && (row.next_check_at === null || row.next_check_at > now)),
+      orderOf: (row) => ({
+        transactionId: row.id,
+        productId: row.product_id,
+        quantity: row.quantity,
+        unitPrice: row.unit_price,
+        preOrder: row.pre_ordered,
+        createdAt: row.created_at,
+        status: row.status,
+        senderName: row.sender_name,
+        userId: row.user_id,
+        firstStep,
+      }),
+      providerOf: (row) => deps.providers[row.environment],
+      apply: (trx, row, next) => applyStep(trx, { repository, ledger, codec, clock }, row, next),
+      claim: (trx, row, until) => repository.claim(trx, row.id, until),
+      isClaimed: (row, until) =>
+        !FINAL_STATES.includes(row.status) && row.next_check_at?.getTime() === until.getTime(),
+      claimMs: deps.settings.callOutClaimMs,
+      now: () => clock.now(),
     });
-    return { row: await readRow(id), refusal };
+    return { row: await readRow(id), refusal: taken?.status === 'REFUSED' ? taken.error : null };
   }
 
   const readRow = (id: number): Promise<TransactionRow> => repository.get(id);

@@ -161,6 +161,26 @@ const newOrderRows: RowsWithDebit<NewOrderRows> = {
 };
 
 export function ordersRepository(db: Kysely<Database>) {
+  /** The transactions of (account, environment) that a report's filters select. */
+  function reported(accountId: number, environment: Environment, q: ReportQuery) {
+    let query = db
+      .selectFrom('giftcard_transactions')
+      .where('account_id', '=', accountId)
+      .where('environment', '=', environment);
+    if (q.customIdentifier !== undefined) query = query.where('custom_identifier', '=', q.customIdentifier);
+    if (q.status !== undefined)
+      query = query.where('status', '=', q.status.toUpperCase() as TransactionRow['status']);
+    if (q.productId !== undefined) query = query.where('product_id', '=', q.productId);
+    if (q.productName !== undefined)
+      query = query.where('product_name', 'ilike', `%${likeText(q.productName)}%`);
+    if (q.brandId !== undefined) query = query.where('brand_id', '=', q.brandId);
+    if (q.brandName !== undefined) query = query.where('brand_name', 'ilike', `%${likeText(q.brandName)}%`);
+    if (q.recipientEmail !== undefined) query = query.where('recipient_email', '=', q.recipientEmail);
+    if (q.start) query = query.where('created_at', '>=', q.start);
+    if (q.endBefore) query = query.where('created_at', '<', q.endBefore);
+    return query;
+  }
+
   return {
     /**
      * The id of a new order and whether its customIdentifier is already used (by this account and
@@ -255,25 +275,21 @@ export function ordersRepository(db: Kysely<Database>) {
     },
 
     async report(accountId: number, environment: Environment, q: ReportQuery): Promise<TransactionRow[]> {
-      let query = db
-        .selectFrom('giftcard_transactions')
+      return reported(accountId, environment, q)
         .selectAll()
-        .where('account_id', '=', accountId)
-        .where('environment', '=', environment);
-      if (q.customIdentifier !== undefined) query = query.where('custom_identifier', '=', q.customIdentifier);
-      if (q.status !== undefined)
-        query = query.where('status', '=', q.status.toUpperCase() as TransactionRow['status']);
-      if (q.productId !== undefined) query = query.where('product_id', '=', q.productId);
-      if (q.productName !== undefined)
-        query = query.where('product_name', 'ilike', `%${likeText(q.productName)}%`);
-      if (q.brandId !== undefined) query = query.where('brand_id', '=', q.brandId);
-      if (q.brandName !== undefined) query = query.where('brand_name', 'ilike', `%${likeText(q.brandName)}%`);
-      if (q.recipientEmail !== undefined) query = query.where('recipient_email', '=', q.recipientEmail);
-      if (q.start) query = query.where('created_at', '>=', q.start);
-      if (q.endBefore) query = query.where('created_at', '<', q.endBefore);
-      return query.orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
+        .orderBy('id', 'desc')
+        .limit(q.limit)
+        .offset(q.offset)
+        .execute();
     },
 
+    /** How many transactions `report` finds in all pages (the paged wrapper's total). */
+    async reportCount(accountId: number, environment: Environment, q: ReportQuery): Promise<number> {
+      const row = await reported(accountId, environment, q)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
     async dueIds(now: Date, limit: number): Promise<number[]> {
       const rows = await db
         .selectFrom('giftcard_transactions')
@@ -286,6 +302,15 @@ export function ordersRepository(db: Kysely<Database>) {
     },
 
     /** Moves the next look at a non-final order to `at` (after a failed step). */
+    /** The locked row's next look moved to `until`: claimed by a step that calls out. */
+    async claim(trx: Kysely<Database>, id: number, until: Date): Promise<void> {
+      await trx
+        .updateTable('giftcard_transactions')
+        .set({ next_check_at: until })
+        .where('id', '=', id)
+        .execute();
+    },
+
     async postpone(id: number, at: Date): Promise<void> {
       await db
         .updateTable('giftcard_transactions')

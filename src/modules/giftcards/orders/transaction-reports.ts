@@ -29,6 +29,9 @@ export interface CardCode {
   pinCode: string;
 }
 
+/** A report's query as the route passes it: the dates still as the client wrote them. */
+type ReportRequest = Omit<ReportQuery, 'start' | 'endBefore'> & { startDate?: string; endDate?: string };
+
 export function createTransactionReports(deps: { repository: OrdersRepository; codec: CardCodec }) {
   const { repository, codec } = deps;
 
@@ -40,28 +43,36 @@ export function createTransactionReports(deps: { repository: OrdersRepository; c
     return row;
   }
 
+  /** The report's query with its dates read (400 when malformed or in the wrong order). */
+  function reportQuery(q: ReportRequest): ReportQuery {
+    const start = dateParam('startDate', q.startDate);
+    const end = dateParam('endDate', q.endDate);
+    // endDate is inclusive of its whole second (or whole day, when given as a bare date).
+    const bareEnd = q.endDate !== undefined && !q.endDate.includes(' ');
+    const endBefore = end && new Date(end.getTime() + (bareEnd ? 86_400_000 : 1000));
+    if (start && end && start > end) {
+      throw new AppError('INVALID_REQUEST', 'startDate is after endDate', [
+        { field: 'startDate', issue: 'after endDate' },
+      ]);
+    }
+    const { startDate: _s, endDate: _e, ...filters } = q;
+    return { ...filters, start, endBefore };
+  }
+
   return {
-    async list(
-      principal: Principal,
-      q: Omit<ReportQuery, 'start' | 'endBefore'> & { startDate?: string; endDate?: string },
-    ) {
-      const start = dateParam('startDate', q.startDate);
-      const end = dateParam('endDate', q.endDate);
-      // endDate is inclusive of its whole second (or whole day, when given as a bare date).
-      const bareEnd = q.endDate !== undefined && !q.endDate.includes(' ');
-      const endBefore = end && new Date(end.getTime() + (bareEnd ? 86_400_000 : 1000));
-      if (start && end && start > end) {
-        throw new AppError('INVALID_REQUEST', 'startDate is after endDate', [
-          { field: 'startDate', issue: 'after endDate' },
-        ]);
-      }
-      const { startDate: _s, endDate: _e, ...filters } = q;
-      const rows = await repository.report(principal.accountId, principal.environment, {
-        ...filters,
-        start,
-        endBefore,
-      });
+    async list(principal: Principal, q: ReportRequest) {
+      const rows = await repository.report(principal.accountId, principal.environment, reportQuery(q));
       return rows.map(transactionView);
+    },
+
+    /** One page of `list` and how many transactions match in all (the paged wrapper's total). */
+    async page(principal: Principal, q: ReportRequest) {
+      const query = reportQuery(q);
+      const [rows, total] = await Promise.all([
+        repository.report(principal.accountId, principal.environment, query),
+        repository.reportCount(principal.accountId, principal.environment, query),
+      ]);
+      return { items: rows.map(transactionView), total };
     },
 
     async get(principal: Principal, id: string | number) {

@@ -93,11 +93,11 @@ export function createUpstreamProvider(deps: {
         ...(order.senderPhone !== null ? { senderPhone: phoneOf(order.senderPhone, order.countryCode) } : {}),
       }),
       parse: asTopup,
-      async follow(trx: Kysely<Database>, _client, order, t, now, save) {
+      async follow(db: Kysely<Database>, _client, order, t, now, save) {
         switch (t.status) {
           case 'SUCCESSFUL':
             await save('final');
-            await upstreams.noteSuccess(trx, 'topups');
+            await upstreams.noteSuccess(db, 'topups');
             return {
               status: 'SUCCESSFUL',
               // the upstream's reference of the operator; its own transaction id when it gave none
@@ -129,6 +129,7 @@ export function createUpstreamProvider(deps: {
     // first step after the commit, so no call is ever made while the account's balance is locked.
     async reserve() {},
     step: protocol.step,
+    callsOut: protocol.callsOut,
   };
 }
 

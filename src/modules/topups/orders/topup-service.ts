@@ -4,6 +4,7 @@ import type { Config } from '../../../config.ts';
 import type { Database, Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
+import { takeStep } from '../../../lib/fulfilment-step.ts';
 import { dec } from '../../../lib/money.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import type { Principal } from '../../auth/index.ts';
@@ -11,7 +12,7 @@ import { createGathering, type Ledger } from '../../ledger/index.ts';
 import type { Countries, Fx } from '../../reference/index.ts';
 import type { OperatorSource } from '../catalog/live-operators.ts';
 import type { OperatorViews } from '../catalog/operator-view.ts';
-import type { TopupOrder, TopupProvider } from '../fulfilment/provider.ts';
+import type { TopupOrder, TopupProvider, TopupStep } from '../fulfilment/provider.ts';
 import { checkRecipient, checkSenderPhone } from './recipient.ts';
 import { parseAmount, priceTopup } from './topup-pricing.ts';
 import type { TopupBody } from './topup-schemas.ts';
@@ -52,6 +53,8 @@ export interface TopupServiceDeps {
   repo: TopupsRepository;
   states: TopupStates;
   providers: Record<Environment, TopupProvider>;
+  /** How long a step that calls out (an upstream) holds its top-up (lib/fulfilment-step.ts). */
+  callOutClaimMs: number;
 }
 
 /** The digits the provider reads from a stored top-up (the national number or e-mail local part). */
@@ -113,16 +116,26 @@ export function createTopupService(deps: TopupServiceDeps) {
   ): Promise<{ row: TopupRow; refusal: AppError | null }> {
     // live's operators read before the transaction (at most every 30 s): the step's `peek` needs them
     await source.of('live');
-    const refusal = await db.transaction().execute(async (trx) => {
-      const row = await repo.lock(trx, id);
-      if (row?.status !== 'PROCESSING') return null;
-      const now = clock.now();
-      if (opts.onlyIfDue && (row.next_check_at === null || row.next_check_at > now)) return null;
-      const next = await deps.providers[row.environment].step(orderOf(row, opts.firstStep), now, trx);
-      await states.apply(trx, row, next);
-      return next.status === 'REFUSED' ? next.error : null;
+    const taken = await takeStep<TopupRow, TopupOrder, TopupStep, Kysely<Database>>({
+      transaction: (work) => db.transaction().execute(work),
+      outside: db,
+      lock: (trx) => repo.lock(trx, id),
+      isOpen: (row, now) =>
+        row.status === 'PROCESSING' &&
+        !(opts.onlyIfDue && (row.next_check_at === null || row.next_check_at > now)),
+      orderOf: (row) => orderOf(row, opts.firstStep),
+      providerOf: (row) => deps.providers[row.environment],
+      apply: (trx, row, next) => states.apply(trx, row, next),
+      claim: (trx, row, until) => repo.claim(trx, row.id, until),
+      isClaimed: (row, until) =>
+        row.status === 'PROCESSING' && row.next_check_at?.getTime() === until.getTime(),
+      claimMs: deps.callOutClaimMs,
+      now: () => clock.now(),
     });
-    return { row: (await repo.get(id)) as TopupRow, refusal };
+    return {
+      row: (await repo.get(id)) as TopupRow,
+      refusal: taken?.status === 'REFUSED' ? taken.error : null,
+    };
   }
 
   async function send(principal: Principal, input: Static<typeof TopupBody>): Promise<TopupRow> {

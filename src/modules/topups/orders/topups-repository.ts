@@ -268,6 +268,15 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       );
     },
 
+    /** The locked row's next look moved to `until`: claimed by a step that calls out. */
+    async claim(trx: Kysely<Database>, id: number, until: Date): Promise<void> {
+      await trx
+        .updateTable('topup_transactions')
+        .set({ next_check_at: until })
+        .where('id', '=', id)
+        .execute();
+    },
+
     /** One top-up by id, whoever's. */
     async get(id: number): Promise<TopupRow | undefined> {
       return openOne(

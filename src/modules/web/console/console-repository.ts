@@ -19,6 +19,7 @@ export function consoleRepository(db: Kysely<Database>) {
           'status',
           'daily_count_limit',
           'daily_amount_limit',
+          'shapes',
           'created_at',
         ]);
       if (search) {

@@ -1,7 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypedApp } from '../../../http/schemas.ts';
-import { Account, AccountDetail, Audit, BalanceChange, CreatedAccount } from '../../admin/index.ts';
+import {
+  Account,
+  AccountDetail,
+  AccountShapes,
+  Audit,
+  BalanceChange,
+  CreatedAccount,
+} from '../../admin/index.ts';
 import { TopupOperatorStatus } from '../../topups/index.ts';
 import { UpstreamSchema } from '../../upstream/index.ts';
 import { AuditPage, Invitation } from '../admin/web-admin-routes.ts';
@@ -181,6 +188,20 @@ export function consoleRoutes(
     },
     async (request) =>
       c.update(operatorOf(request), request.params.accountId, { status: request.body.status }),
+  );
+
+  // Issue 27: which shapes the account's gift card answers take (docs/compatibility.md).
+  app.post(
+    '/api/accounts/:accountId/shapes',
+    {
+      schema: {
+        params: AccountIdParams,
+        body: Type.Object({ shapes: AccountShapes }, { additionalProperties: false }),
+        response: { 200: Account },
+      },
+    },
+    async (request) =>
+      c.update(operatorOf(request), request.params.accountId, { shapes: request.body.shapes }),
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import type { Environment } from '../../../db/schema.ts';
+import type { AccountShapes, Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import type { ChangeVersions } from '../../../lib/change-versions.ts';
 import type { Clock } from '../../../lib/clock.ts';
@@ -70,6 +70,7 @@ export function createConsoleService(deps: {
         status: r.status,
         dailyCountLimit: r.daily_count_limit,
         dailyAmountLimit: r.daily_amount_limit === null ? null : dec(r.daily_amount_limit).toNumber(),
+        shapes: r.shapes,
         createdAt: formatDateTime(r.created_at),
       }));
     },
@@ -103,11 +104,16 @@ export function createConsoleService(deps: {
         status?: 'ACTIVE' | 'INACTIVE';
         dailyCountLimit?: number | null;
         dailyAmountLimit?: string | number | null;
+        shapes?: AccountShapes;
       },
     ) =>
       audited(
         who,
-        changes.status ? `account.${changes.status.toLowerCase()}` : 'account.limits',
+        changes.status
+          ? `account.${changes.status.toLowerCase()}`
+          : changes.shapes
+            ? 'account.shapes'
+            : 'account.limits',
         `account ${accountId}`,
         changes,
         () => accounts.update(accountId, changes),
@@ -124,6 +130,7 @@ export function createConsoleService(deps: {
 
     ledgerAudit: async () => ({
       discrepancies: await ledger.discrepancies(),
+      orders: await ledger.orderMismatches(),
       checkedAt: formatDateTime(clock.now()),
     }),
 

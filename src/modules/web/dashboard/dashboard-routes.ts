@@ -22,6 +22,7 @@ import {
   Overview,
   RevealedCodes,
   Revoked,
+  Settings,
   TransactionPage,
   TransactionParams,
   TransactionsQuery,
@@ -189,6 +190,19 @@ export function dashboardRoutes(
         size: request.query.size ?? 25,
       }),
   );
+
+  app.get('/api/settings', { schema: { response: { 200: Settings } } }, async (request) =>
+    dashboard.settings(accountOf(request).accountId),
+  );
+
+  app.post('/api/settings', { schema: { body: Settings, response: { 200: Settings } } }, async (request) => {
+    const user = webUserOf(request);
+    return dashboard.setShapes(
+      { id: user.id, email: user.email, accountId: user.accountId as number },
+      request.body.shapes,
+      request.ip,
+    );
+  });
 
   app.get('/api/docs', { schema: { response: { 200: DocLinks } } }, async () => ({
     bases: deps.bases

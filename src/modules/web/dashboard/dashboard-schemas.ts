@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { AccountShapes } from '../../admin/index.ts';
 
 /** The dashboard's JSON: one schema per endpoint for validation, answers and its OpenAPI document. */
 export const Environment = Type.Union([Type.Literal('live'), Type.Literal('sandbox')]);
@@ -193,3 +194,6 @@ export const DashboardResend = Type.Object(
   { recipientEmail: Type.Optional(Type.String({ maxLength: 254 })) },
   { additionalProperties: false },
 );
+
+/** The account's settings the customer changes on the dashboard (issue 27: the gift card shapes). */
+export const Settings = Type.Object({ shapes: AccountShapes }, { additionalProperties: false });

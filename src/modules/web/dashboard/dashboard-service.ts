@@ -1,4 +1,4 @@
-import type { Environment } from '../../../db/schema.ts';
+import type { AccountShapes, Environment } from '../../../db/schema.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { dec } from '../../../lib/money.ts';
 import { formatDateTime } from '../../../lib/time-format.ts';
@@ -7,6 +7,7 @@ import type { Principal } from '../../auth/index.ts';
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Topups } from '../../topups/index.ts';
+import type { AuditLog } from '../audit-log.ts';
 import type { DashboardRepository } from './dashboard-repository.ts';
 
 /**
@@ -49,8 +50,9 @@ export function createDashboardService(deps: {
   topups: Topups;
   repository: DashboardRepository;
   clock: Clock;
+  audit: AuditLog;
 }) {
-  const { accounts, ledger, giftcards, topups, repository, clock } = deps;
+  const { accounts, ledger, giftcards, topups, repository, clock, audit } = deps;
   const principal = (accountId: number, environment: Environment): Principal => ({
     accountId,
     environment,
@@ -204,7 +206,34 @@ export function createDashboardService(deps: {
     };
   }
 
-  return { overview, balances, transactions, revealCodes, ledgerPage };
+  /** The account's settings the customer may change themselves. */
+  async function settings(accountId: number) {
+    const account = await accounts.require(accountId);
+    return { shapes: account.shapes };
+  }
+
+  /**
+   * The customer switches the shapes of their own account's gift card answers (docs/compatibility.md);
+   * written to the audit log with the user, as the console's changes are.
+   */
+  async function setShapes(
+    user: { id: number; email: string; accountId: number },
+    shapes: AccountShapes,
+    ip: string | null,
+  ) {
+    const updated = await accounts.update(user.accountId, { shapes });
+    await audit.record({
+      userId: user.id,
+      actor: user.email,
+      action: 'account.shapes',
+      target: `account ${user.accountId}`,
+      details: { shapes },
+      ip,
+    });
+    return { shapes: updated.shapes };
+  }
+
+  return { overview, balances, transactions, revealCodes, ledgerPage, settings, setShapes };
 }
 
 /** Transaction lines as CSV (RFC 4180; a cell starting with = + - @ is quoted with a ' so spreadsheets show it as text). */
