@@ -36,6 +36,7 @@ import {
   GIFTCARD_API_DOCS,
   GIFTCARDS_DEFAULT_SCOPE,
   giftcardRoutes,
+  redeemRoutes,
   stockAdminRoutes,
 } from './modules/giftcards/index.ts';
 import { metricsRoute } from './modules/metrics/metrics.ts';
@@ -256,6 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           openapi,
           errorsUrl: docsUrl,
           dashboardUrl: config.dashboardUrl,
+          delivery: services.giftcards.delivery,
         });
       },
       { prefix: MOUNTS[page] },
@@ -272,6 +274,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: SHARED_MOUNT },
   );
+
+  // A gift card's redeem page (/r/{token}) on every host: plain HTML forms, so a form parser of its own.
+  await app.register(async (redeem) => redeemRoutes(redeem, services.giftcards.delivery.redeem), {
+    prefix: `${SHARED_MOUNT}/r`,
+  });
 
   // Kept answers are sent before Fastify runs at all (http/fast-lane.ts), on the HTTPS server only.
   if (deps.https) {

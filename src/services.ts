@@ -14,6 +14,7 @@ import { createBackupService } from './modules/backup/index.ts';
 import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
 import { cardCodesKey, createGiftcardServices } from './modules/giftcards/index.ts';
 import { BALANCE_CHANNEL, createBalanceCache, createLedger } from './modules/ledger/index.ts';
+import { createMessaging } from './modules/messaging/index.ts';
 import { createMetrics } from './modules/metrics/metrics.ts';
 import { metricsRepository } from './modules/metrics/metrics-repository.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
@@ -27,6 +28,7 @@ import {
   createWorker,
   giftcardFulfilmentJob,
   leaseOwner,
+  messageDeliveryJob,
   topupCompletionJob,
   webhookDeliveryJob,
 } from './worker/index.ts';
@@ -93,8 +95,39 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     timeoutMs: config.upstreamTimeoutSeconds * 1000,
     recheckMs: config.upstreamRecheckMs,
   });
+  // e-mails and text messages: one outbox, sent by the worker (modules/messaging)
+  const messaging = createMessaging({
+    db: db.kysely,
+    clock,
+    settings: {
+      smtpUrl: config.smtpUrl,
+      smtpFrom: config.smtpFrom,
+      smtpPoolSize: config.smtpPoolSize,
+      dkim:
+        config.smtpDkimDomain && config.smtpDkimSelector && config.smtpDkimKeyFile
+          ? {
+              domain: config.smtpDkimDomain,
+              selector: config.smtpDkimSelector,
+              keyFile: config.smtpDkimKeyFile,
+            }
+          : undefined,
+      smsUrl: config.smsUrl,
+      smsFrom: config.smsFrom,
+      ca: config.messagingCaFile ? readFileSync(config.messagingCaFile, 'utf8') : undefined,
+    },
+  });
   const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries, upstreams });
-  const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries, upstreams });
+  const giftcards = createGiftcardServices({
+    config,
+    db,
+    clock,
+    ledger,
+    accounts,
+    fx,
+    countries,
+    upstreams,
+    messaging,
+  });
   changes.onChange('catalog', () => {
     fx.invalidate();
     giftcards.catalog.invalidate();
@@ -102,6 +135,12 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   });
   const web = createWebServices({
     upstreams,
+    messaging,
+    // the links of e-mailed invitations and password resets, sealed in their messages
+    messageSealer: textSealer(
+      derivedKey(() => cardCodesKey(config.cardCodesKey, config.dataDir), 'airgift message secrets'),
+    ),
+    dashboardUrl: config.dashboardUrl,
     db: db.kysely,
     clock,
     config,
@@ -151,6 +190,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     render: {
       giftcardOrder: (accountId, environment, id) =>
         giftcards.reports.get(asAccount(accountId, environment), id),
+      giftcardDelivery: (accountId, environment, id) =>
+        giftcards.delivery.deliveryOf(accountId, environment, id),
       topup: async (accountId, environment, id) =>
         topupView(await topups.reports.get(asAccount(accountId, environment), id), topupsBase(environment)),
     },
@@ -163,6 +204,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       giftcardFulfilmentJob(giftcards.orders, leases, config.fulfilmentPollMs),
       topupCompletionJob(topups.orders, leases, config.topupWorkerIntervalMs),
       webhookDeliveryJob(webhooks, leases, config.webhookPollMs),
+      messageDeliveryJob(messaging, leases, config.messagePollMs),
       ...(Number(config.upstreamSyncMinutes) > 0
         ? [catalogueSyncJob(catalogSync, Number(config.upstreamSyncMinutes))]
         : []),
@@ -182,6 +224,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     topups,
     upstreams,
     webhooks,
+    messaging,
     catalogSync,
     web,
     worker,

@@ -40,6 +40,8 @@ const METHODS: Record<DocumentKind, Record<string, string>> = {
     'GET /reports/transactions/{transactionId}': 'GiftCards["transactions"]["get"]',
     'POST /orders': 'GiftCards["orders"]["create"]',
     'GET /orders/transactions/{transactionId}/cards': 'GiftCards["orders"]["cards"]',
+    'GET /orders/transactions/{transactionId}/deliveries': 'GiftCards["deliveries"]["list"]',
+    'POST /orders/transactions/{transactionId}/deliveries': 'GiftCards["deliveries"]["resend"]',
   },
   topups: {
     'GET /accounts/balance': 'Topups["balance"]["get"]',
