@@ -301,3 +301,23 @@ test('regressions the default run found: an FX rate that rounds to 0 in the tabl
     assert.equal(JSON.parse(answer.body).details[0].field, 'unitsPerUsd');
   }
 });
+
+test('regressions the default run found (seed 385927945): a client_id with a NUL byte is invalid_client, not a 500', async () => {
+  const answer = await server.app.inject({
+    method: 'POST',
+    url: '/auth/oauth/token',
+    headers: {
+      host: 'localhost',
+      'x-forwarded-proto': 'https',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    payload: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'a\u0000b',
+      client_secret: 'not the secret',
+      audience: 'https://localhost/giftcards-sandbox',
+    }).toString(),
+  });
+  assert.equal(answer.statusCode, 401, answer.body);
+  assert.equal(JSON.parse(answer.body).error, 'invalid_client');
+});
