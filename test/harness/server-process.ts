@@ -133,7 +133,9 @@ export async function startServerProcess(
   let port: number;
   try {
     port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
+      // the embedded database's first start runs initdb (seconds; a minute and more on a loaded machine)
+      const limitMs = data.database === 'pglite' ? 180_000 : 60_000;
+      const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), limitMs);
       const check = () => {
         const m = (
           bootstraps ? /listening on port (\d+)[\s\S]*Get a token/ : /listening on port (\d+) \(/
