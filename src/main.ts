@@ -115,6 +115,14 @@ async function main() {
     requestLogWarnedAt = Date.now();
     app.log.warn({ err: error, entries }, 'API request log: a batch could not be written and was dropped');
   });
+  // never the message's text, link or code: its id, kind, channel and what became of it
+  runtime.services.messaging.onOutcome((message, status, error) => {
+    if (status === 'failed' || status === 'unsent' || error)
+      app.log.warn(
+        { messageId: message.id, kind: message.kind, channel: message.channel, status, error },
+        'message not sent',
+      );
+  });
   runtime.services.worker.start(workerError);
 
   installShutdown({
@@ -128,6 +136,7 @@ async function main() {
       { name: 'background worker', run: () => runtime.services.worker.stop() },
       { name: 'request log', run: () => runtime.services.requestLog.close() },
       { name: 'upstream clients', run: () => runtime.services.upstreams.close() },
+      { name: 'mail and SMS connections', run: () => runtime.services.messaging.close() },
       { name: 'rate limiter', run: () => runtime.rateLimiter.close() },
       {
         name: 'database',

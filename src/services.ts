@@ -11,9 +11,11 @@ import { derivedKey, textSealer } from './lib/sealed-text.ts';
 import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
 import { createAudit } from './modules/audit/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
+import { createBackupService } from './modules/backup/index.ts';
 import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
 import { cardCodesKey, createGiftcardServices } from './modules/giftcards/index.ts';
 import { BALANCE_CHANNEL, createBalanceCache, createLedger } from './modules/ledger/index.ts';
+import { createMessaging } from './modules/messaging/index.ts';
 import { createMetrics } from './modules/metrics/metrics.ts';
 import { metricsRepository } from './modules/metrics/metrics-repository.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
@@ -28,6 +30,7 @@ import {
   createWorker,
   giftcardFulfilmentJob,
   leaseOwner,
+  messageDeliveryJob,
   requestLogRetentionJob,
   topupCompletionJob,
   webhookDeliveryJob,
@@ -95,8 +98,39 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     timeoutMs: config.upstreamTimeoutSeconds * 1000,
     recheckMs: config.upstreamRecheckMs,
   });
+  // e-mails and text messages: one outbox, sent by the worker (modules/messaging)
+  const messaging = createMessaging({
+    db: db.kysely,
+    clock,
+    settings: {
+      smtpUrl: config.smtpUrl,
+      smtpFrom: config.smtpFrom,
+      smtpPoolSize: config.smtpPoolSize,
+      dkim:
+        config.smtpDkimDomain && config.smtpDkimSelector && config.smtpDkimKeyFile
+          ? {
+              domain: config.smtpDkimDomain,
+              selector: config.smtpDkimSelector,
+              keyFile: config.smtpDkimKeyFile,
+            }
+          : undefined,
+      smsUrl: config.smsUrl,
+      smsFrom: config.smsFrom,
+      ca: config.messagingCaFile ? readFileSync(config.messagingCaFile, 'utf8') : undefined,
+    },
+  });
   const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries, upstreams });
-  const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries, upstreams });
+  const giftcards = createGiftcardServices({
+    config,
+    db,
+    clock,
+    ledger,
+    accounts,
+    fx,
+    countries,
+    upstreams,
+    messaging,
+  });
   changes.onChange('catalog', () => {
     fx.invalidate();
     giftcards.catalog.invalidate();
@@ -107,6 +141,12 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   const web = createWebServices({
     upstreams,
     audit,
+    messaging,
+    // the links of e-mailed invitations and password resets, sealed in their messages
+    messageSealer: textSealer(
+      derivedKey(() => cardCodesKey(config.cardCodesKey, config.dataDir), 'airgift message secrets'),
+    ),
+    dashboardUrl: config.dashboardUrl,
     db: db.kysely,
     clock,
     config,
@@ -156,6 +196,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     render: {
       giftcardOrder: (accountId, environment, id) =>
         giftcards.reports.get(asAccount(accountId, environment), id),
+      giftcardDelivery: (accountId, environment, id) =>
+        giftcards.delivery.deliveryOf(accountId, environment, id),
       topup: async (accountId, environment, id) =>
         topupView(await topups.reports.get(asAccount(accountId, environment), id), topupsBase(environment)),
     },
@@ -170,6 +212,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       giftcardFulfilmentJob(giftcards.orders, leases, config.fulfilmentPollMs),
       topupCompletionJob(topups.orders, leases, config.topupWorkerIntervalMs),
       webhookDeliveryJob(webhooks, leases, config.webhookPollMs),
+      messageDeliveryJob(messaging, leases, config.messagePollMs),
       ...(Number(config.upstreamSyncMinutes) > 0
         ? [catalogueSyncJob(catalogSync, Number(config.upstreamSyncMinutes))]
         : []),
@@ -182,6 +225,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     clock,
     requestLog: () => requestLog.stats(),
   });
+  // the admin API's consistent backup (GET /backup): the database's rows and DATA_DIR's keys
+  const backups = createBackupService({ db, config, clock });
   return {
     ledger,
     accounts,
@@ -192,6 +237,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     topups,
     upstreams,
     webhooks,
+    messaging,
     catalogSync,
     web,
     audit,
@@ -200,6 +246,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     changes,
     clock,
     metrics,
+    backups,
   };
 }
 

@@ -36,8 +36,8 @@ interface Step {
   path?: Record<string, string | number>;
   query?: string;
   body?: unknown;
-  /** who the line names, when not the session's user */
-  as?: { id: number; email: string };
+  /** who the line names, when not the session's user (`anonymous`: nobody signed in) */
+  as?: { id: number; email: string } | 'anonymous';
   after?(answer: Answer): void;
 }
 
@@ -89,10 +89,14 @@ async function walk(page: Page, session: WebSession, steps: [string, () => Promi
     assert.equal(line.channel, page);
     assert.deepEqual(
       [line.actorKind, line.actorId, line.actor],
-      [page === 'dashboard' ? 'customer' : 'operator', String(who.id), who.email],
+      who === 'anonymous'
+        ? ['anonymous', '-', 'anonymous']
+        : [page === 'dashboard' ? 'customer' : 'operator', String(who.id), who.email],
       `${page} ${key}`,
     );
-    if (page === 'dashboard') assert.equal(line.accountId, account.accountId, `${key}: the user's account`);
+    if (page === 'dashboard' && who !== 'anonymous') {
+      assert.equal(line.accountId, account.accountId, `${key}: the user's account`);
+    }
     assert.equal(line.requestId, headers['x-request-id']);
     assert.equal(line.ip, '127.0.0.1');
     assert.match(line.action, /^[a-z-]+\.[a-z-]+$/, `${page} ${key} has a named action, not ${line.action}`);
@@ -123,6 +127,7 @@ describe('the audit log of the console and the dashboard', () => {
         'POST /api/sign-in',
         () => ({ open: true, body: { email: newcomer.email, password: WEB_PASSWORD }, as: newcomer }),
       ],
+      ['POST /api/password-reset', () => ({ open: true, body: { email: newcomer.email }, as: 'anonymous' })],
       [
         'POST /api/accounts',
         () => ({
@@ -195,7 +200,7 @@ describe('the audit log of the console and the dashboard', () => {
     const token = await server.admin.token(account, AUDIENCES.giftcardsSandbox);
     const order = await server.http.post(
       '/giftcards-sandbox/orders',
-      { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Walk' },
+      { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Walk', recipientEmail: 'friend@example.com' },
       { token, headers: { accept: 'application/com.reloadly.giftcards-v1+json' } },
     );
     assert.equal(order.status, 200, order.text);
@@ -217,6 +222,10 @@ describe('the audit log of the console and the dashboard', () => {
         () => ({ open: true, body: { email: newcomer.email, password: WEB_PASSWORD }, as: newcomer }),
       ],
       [
+        'POST /api/password-reset',
+        () => ({ open: true, body: { email: 'nobody@example.com' }, as: 'anonymous' }),
+      ],
+      [
         'POST /api/credentials',
         () => ({
           body: { environment: 'sandbox', scopes: ['developer'] },
@@ -234,6 +243,22 @@ describe('the audit log of the console and the dashboard', () => {
           query: 'environment=sandbox',
           after: (a) => {
             for (const card of a.body.cards) secrets.push(card.cardNumber, card.pinCode);
+          },
+        }),
+      ],
+      [
+        'POST /api/giftcards/transactions/{transactionId}/deliveries',
+        () => ({ path: { transactionId: order.body.transactionId }, query: 'environment=sandbox', body: {} }),
+      ],
+      [
+        'POST /api/branding',
+        () => ({
+          body: {
+            displayName: 'Walk Ltd',
+            logoUrl: null,
+            color: '#123456',
+            footer: null,
+            codeInEmail: false,
           },
         }),
       ],

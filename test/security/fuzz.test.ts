@@ -29,9 +29,10 @@ const OAUTH_ERRORS = new Set([
   'too_many_requests',
 ]);
 const ENVELOPE_KEYS = ['details', 'errorCode', 'infoLink', 'message', 'path', 'timeStamp'].join();
-/** Operations whose every answer is the whole catalogue: drawn a tenth as often, for speed. */
+/** Operations whose every answer is the whole catalogue (or database): drawn a tenth as often, for speed. */
 const HEAVY = new Set([
   'admin GET /catalog/export',
+  'admin GET /backup',
   'giftcards GET /redeem-instructions',
   'giftcards GET /product-categories',
 ]);
@@ -302,4 +303,24 @@ test('regressions the default run found: an FX rate that rounds to 0 in the tabl
     assert.equal(answer.statusCode, 400, answer.body);
     assert.equal(JSON.parse(answer.body).details[0].field, 'unitsPerUsd');
   }
+});
+
+test('regressions the default run found (seed 385927945): a client_id with a NUL byte is invalid_client, not a 500', async () => {
+  const answer = await server.app.inject({
+    method: 'POST',
+    url: '/auth/oauth/token',
+    headers: {
+      host: 'localhost',
+      'x-forwarded-proto': 'https',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    payload: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'a\u0000b',
+      client_secret: 'not the secret',
+      audience: 'https://localhost/giftcards-sandbox',
+    }).toString(),
+  });
+  assert.equal(answer.statusCode, 401, answer.body);
+  assert.equal(JSON.parse(answer.body).error, 'invalid_client');
 });

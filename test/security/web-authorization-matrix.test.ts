@@ -11,7 +11,7 @@ import { type Operation, operationsOf } from './operations.ts';
  * changes nothing; and a dashboard user reads their own account's request log only, whatever the
  * request says, while the console reads any account's.
  */
-const PUBLIC = new Set(['POST /api/sign-in', 'POST /api/welcome']);
+const PUBLIC = new Set(['POST /api/sign-in', 'POST /api/welcome', 'POST /api/password-reset']);
 
 let server: TestServer;
 let mine: TestAccount;

@@ -5,6 +5,7 @@ import { requestLog } from '../shared/request-log.ts';
 import { securityPage } from '../shared/security.ts';
 import { currentRoute, explain, go, type PageDef, start } from '../shared/shell.ts';
 import { type Env, environmentSelect, envOf, pager, rerender, shapesForm } from '../shared/widgets.ts';
+import { brandingPage, deliveryLink, deliveryPage } from './delivery.ts';
 
 /**
  * The account dashboard: overview, API credentials, transactions, balance history, the API request
@@ -71,7 +72,17 @@ function transactionRows(items: Line[], env: Env, withCodes: boolean) {
       t.customIdentifier ?? '—',
       money(t.cost, t.currencyCode),
       t.createdAt,
-      ...(withCodes ? [[reveal, codes]] : []),
+      ...(withCodes
+        ? [
+            [
+              reveal,
+              codes,
+              t.product === 'giftcards' && t.status === 'SUCCESSFUL'
+                ? deliveryLink(env, t.transactionId)
+                : null,
+            ],
+          ]
+        : []),
     ];
   });
 }
@@ -471,6 +482,17 @@ function environmentPicker(): Node[] {
 
 void start(
   'dashboard',
-  [overview, credentials, transactions, balance, requests, docs, settings, securityPage],
+  [
+    overview,
+    credentials,
+    transactions,
+    deliveryPage,
+    balance,
+    requests,
+    brandingPage,
+    docs,
+    settings,
+    securityPage,
+  ],
   environmentPicker,
 );

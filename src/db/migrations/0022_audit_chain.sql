@@ -15,8 +15,9 @@ CREATE TABLE audit_log (
   at          timestamptz NOT NULL,
   channel     text        NOT NULL CHECK (channel IN ('admin', 'console', 'dashboard')),
   -- who: an admin key (actor_id: the key's fingerprint, never the key), an operator or a dashboard
-  -- user (actor_id: the web user's id; actor: the e-mail)
-  actor_kind  text        NOT NULL CHECK (actor_kind IN ('admin-key', 'operator', 'customer')),
+  -- user (actor_id: the web user's id; actor: the e-mail), or nobody signed in (a page's public
+  -- action, such as asking for a password reset)
+  actor_kind  text        NOT NULL CHECK (actor_kind IN ('admin-key', 'operator', 'customer', 'anonymous')),
   actor_id    text        NOT NULL,
   actor       text        NOT NULL,
   -- the account the change concerns, when it concerns one

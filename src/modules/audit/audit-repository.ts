@@ -10,7 +10,7 @@ import { type AuditChannel, type AuditTables, withAuditTables } from './audit-ta
 export interface AuditRowInput {
   at: Date;
   channel: AuditChannel;
-  actorKind: 'admin-key' | 'operator' | 'customer';
+  actorKind: 'admin-key' | 'operator' | 'customer' | 'anonymous';
   actorId: string;
   actor: string;
   accountId: number | null;

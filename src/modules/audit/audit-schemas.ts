@@ -12,7 +12,12 @@ export const AuditEntry = Type.Object({
   auditId: Type.Integer({ description: 'its place in the chain: 1, 2, 3, ... without gaps' }),
   at: Type.String({ description: 'yyyy-MM-dd HH:mm:ss (UTC)' }),
   channel: Channel,
-  actorKind: Type.Union([Type.Literal('admin-key'), Type.Literal('operator'), Type.Literal('customer')]),
+  actorKind: Type.Union([
+    Type.Literal('admin-key'),
+    Type.Literal('operator'),
+    Type.Literal('customer'),
+    Type.Literal('anonymous', { description: "nobody signed in: a page's public action (a password reset asked for)" }),
+  ]),
   actorId: Type.String({
     description: "the admin key's fingerprint (first 12 hex digits of its SHA-256), or the web user's id",
   }),

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.ts';
  * previous hash and the hash are the chain trigger's to write, never the application's.
  */
 export type AuditChannel = 'admin' | 'console' | 'dashboard';
-export type AuditActorKind = 'admin-key' | 'operator' | 'customer';
+export type AuditActorKind = 'admin-key' | 'operator' | 'customer' | 'anonymous';
 
 type ByTrigger<T> = ColumnType<T, never, never>;
 type Json = ColumnType<unknown, string | null, never>;

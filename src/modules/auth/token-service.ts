@@ -11,6 +11,8 @@ import { scopesForProduct } from './scopes.ts';
 import { createSecretCheck } from './secret-check.ts';
 import { createTokenCache } from './token-cache.ts';
 
+/** What a client id can look like: letters, digits, `_` and `-` (ours: `ag_test_…`, `ag_live_…`). */
+const CLIENT_ID = /^[\w-]{1,128}$/;
 /**
  * The OAuth 2.0 client-credentials token service (decisions §2). Tokens are HS256 JWTs whose
  * audience is one product base; `authenticate` accepts a token only on that base, only while it is
@@ -106,7 +108,9 @@ export function createTokenService(deps: TokenServiceDeps) {
       );
     }
 
-    const credential = await credentials.find(clientId);
+    // A client_id that cannot be one of ours (ours are `ag_test_…`/`ag_live_…`; text with a NUL byte
+    // cannot even be sent to PostgreSQL) is unknown without a look-up; the secret is checked all the same.
+    const credential = CLIENT_ID.test(clientId) ? await credentials.find(clientId) : undefined;
     const secretOk = await secretIsRight(clientSecret, credential);
     if (!credential || !secretOk || credential.revokedAt) {
       throw new OAuthError('invalid_client', 'Unknown client, wrong secret, or revoked credential');

@@ -3,10 +3,12 @@ import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { Ledger } from '../ledger/index.ts';
+import type { Messaging } from '../messaging/index.ts';
 import type { Countries, Fx } from '../reference/index.ts';
 import type { UpstreamService } from '../upstream/index.ts';
 import { catalogRepository } from './catalog/catalog-repository.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
+import { createGiftcardDelivery } from './delivery/delivery-services.ts';
 import { createLiveProvider } from './fulfilment/live-provider.ts';
 import { createSandboxSimulator } from './fulfilment/sandbox-simulator.ts';
 import { createStockProvider } from './fulfilment/stock-provider.ts';
@@ -34,6 +36,8 @@ export interface GiftcardDeps {
   fx: Fx;
   countries: Countries;
   upstreams: UpstreamService;
+  /** The outbox the recipients' messages go through (modules/messaging). */
+  messaging: Messaging;
 }
 
 /** A generous bound on one fulfilment step: past it, the worker takes over an order left behind. */
@@ -48,6 +52,7 @@ export function createGiftcardServices({
   fx,
   countries,
   upstreams,
+  messaging,
 }: GiftcardDeps) {
   const catalog = createCatalogService({ repository: catalogRepository(db.kysely), fx, countries, clock });
   const codec = cardCodec(() => cardCodesKey(config.cardCodesKey, config.dataDir));
@@ -91,7 +96,19 @@ export function createGiftcardServices({
     clock,
     product: (productId) => catalog.entry(productId),
   });
-  return { catalog, orders, reports, stock };
+  // the recipient's e-mail or SMS, the redeem page and the deliveries API (delivery/)
+  const delivery = createGiftcardDelivery({
+    db,
+    clock,
+    ledger,
+    messaging,
+    reports,
+    loadKey: () => cardCodesKey(config.cardCodesKey, config.dataDir),
+    publicUrl: config.publicUrl,
+    linkDays: config.redeemLinkDays,
+    accounts,
+  });
+  return { catalog, orders, reports, stock, delivery };
 }
 
 export type GiftcardServices = ReturnType<typeof createGiftcardServices>;

@@ -3,6 +3,7 @@ import type { AuditAnswer, AuditedRequest } from '../audit/index.ts';
 import {
   CodeBody,
   Ok,
+  PasswordResetBody,
   SessionInfo,
   SignInBody,
   TotpEnrolment,
@@ -27,6 +28,8 @@ export function webAuthRoutes(
   app: TypedApp,
   o: WebSessionOptions,
   accountName: (accountId: number) => Promise<string>,
+  /** The page's URL, for the links e-mailed by a password reset. */
+  pageUrl: string,
 ) {
   const open = { access: { scope: null } };
   // The audit lines of sessions and of the user's own security (modules/audit/audit-hook.ts): on the
@@ -63,6 +66,22 @@ export function webAuthRoutes(
       schema: { body: WelcomeBody, response: { 200: WebUser } },
     },
     async (request) => o.users.acceptInvitation(request.body.token, request.body.password),
+  );
+
+  app.post(
+    '/api/password-reset',
+    {
+      // by whoever asked (nobody signed in), for the e-mail named; answered alike whether it names a user
+      config: {
+        ...open,
+        audit: { action: 'user.password-reset', target: (r) => (r.body as { email: string }).email, after: null },
+      },
+      schema: { body: PasswordResetBody, response: { 200: Ok } },
+    },
+    async (request) => {
+      await o.users.requestPasswordReset(o.kind, request.body.email, pageUrl);
+      return { ok: true };
+    },
   );
 
   app.get('/api/session', { schema: { response: { 200: SessionInfo } } }, async (request) => {

@@ -5,6 +5,7 @@ import type { OpenApiRegistry } from '../../http/openapi.ts';
 import { docsRoutes } from '../../http/openapi.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import { installAuditHook } from '../audit/index.ts';
+import type { GiftcardDelivery } from '../giftcards/index.ts';
 import type { RequestLog } from '../request-log/index.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
@@ -29,6 +30,8 @@ export async function webPages(
     openapi: OpenApiRegistry;
     errorsUrl: string;
     dashboardUrl: string;
+    /** Gift card delivery: a transaction's delivery log, resend, branding (the dashboard). */
+    delivery: GiftcardDelivery;
   },
 ) {
   const base = deps.bases.find((b) => b.kind === deps.page) as Base;
@@ -43,13 +46,16 @@ export async function webPages(
   installAuditHook(app, {
     channel: deps.page,
     audit: deps.web.audit,
-    // the signed-in user; on sign-in and on accepting an invitation, the user the answer names
+    // the signed-in user; on sign-in and on accepting an invitation, the user the answer names;
+    // else nobody (a password reset asked for)
     actorOf: async (request, answer) => {
       const email = (answer as { email?: unknown } | null)?.email;
       const user =
         request.webUser ??
         (typeof email === 'string' ? await deps.web.users.find(session.kind, email) : null);
-      return user ? { kind: user.kind, id: String(user.id), label: user.email } : null;
+      return user
+        ? { kind: user.kind, id: String(user.id), label: user.email }
+        : { kind: 'anonymous', id: '-', label: 'anonymous' };
     },
     // a dashboard user changes their own account only
     accountOf: (request) => request.webUser?.accountId ?? null,
@@ -62,7 +68,7 @@ export async function webPages(
     deps.page === 'dashboard' ? 'airgift dashboard' : 'airgift console',
     base.prefix,
   );
-  webAuthRoutes(typed, session, async (accountId) => (await deps.accounts.require(accountId)).name);
+  webAuthRoutes(typed, session, async (accountId) => (await deps.accounts.require(accountId)).name, base.url);
   if (deps.page === 'dashboard') {
     dashboardRoutes(typed, {
       dashboard: deps.web.dashboard,
@@ -70,6 +76,7 @@ export async function webPages(
       requestLog: deps.requestLog,
       bases: deps.bases,
       errorsUrl: deps.errorsUrl,
+      delivery: deps.delivery,
     });
   } else {
     consoleRoutes(typed, {

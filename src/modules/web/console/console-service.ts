@@ -7,6 +7,7 @@ import { formatDateTime } from '../../../lib/time-format.ts';
 import type { AccountsService, CreateAccountInput } from '../../accounts/index.ts';
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
+import type { Messaging } from '../../messaging/index.ts';
 import { type Fx, fxRateView } from '../../reference/index.ts';
 import type { OperatorStatuses } from '../../topups/index.ts';
 import type { UpstreamService } from '../../upstream/index.ts';
@@ -35,6 +36,7 @@ export function createConsoleService(deps: {
   clock: Clock;
   changes?: ChangeVersions;
   upstreams?: Pick<UpstreamService, 'show'>;
+  messaging: Pick<Messaging, 'outbox'>;
 }) {
   const { accounts, ledger, giftcards, repository, clock, users } = deps;
 
@@ -57,6 +59,9 @@ export function createConsoleService(deps: {
     describe: (accountId: number) => accounts.describe(accountId),
     /** The account as its changes answer it (the audit log's before). */
     show: (accountId: number) => accounts.show(accountId),
+
+    /** The newest e-mails and SMS as their recipients see them (secrets masked), with their status. */
+    outbox: (page: { limit: number; before?: number }) => deps.messaging.outbox(page),
 
     createAccount: (input: CreateAccountInput) => accounts.create(input),
 

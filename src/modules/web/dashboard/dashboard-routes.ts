@@ -6,13 +6,17 @@ import type { TypedApp } from '../../../http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import { params } from '../../audit/index.ts';
 import { ALL_SCOPES } from '../../auth/index.ts';
+import { Deliveries } from '../../giftcards/delivery/delivery-schemas.ts';
+import type { GiftcardDelivery } from '../../giftcards/index.ts';
 import { type RequestLog, RequestLogPage, RequestLogQuery } from '../../request-log/index.ts';
 import { webUserOf } from '../web-session.ts';
 import {
+  Branding,
   ClientParams,
   CreateCredentialBody,
   CreatedCredential,
   CredentialList,
+  DashboardResend,
   DocLinks,
   EnvironmentQuery,
   LedgerPage,
@@ -42,6 +46,8 @@ export function dashboardRoutes(
     requestLog: Pick<RequestLog, 'list'>;
     bases: Base[];
     errorsUrl: string;
+    /** Gift card delivery: the deliveries, resend and branding (modules/giftcards/delivery). */
+    delivery: GiftcardDelivery;
   },
 ) {
   const { dashboard, accounts } = deps;
@@ -155,6 +161,64 @@ export function dashboardRoutes(
     },
   );
 
+  // a gift card order's messages to its recipient, the reveals on the redeem page, and a resend
+  const principalOf = (request: Parameters<typeof webUserOf>[0], environment: Environment) => ({
+    accountId: accountOf(request).accountId,
+    environment,
+    clientId: 'dashboard',
+    scopes: [],
+  });
+  app.get(
+    '/api/giftcards/transactions/:transactionId/deliveries',
+    { schema: { params: TransactionParams, querystring: EnvironmentQuery, response: { 200: Deliveries } } },
+    async (request) =>
+      deps.delivery.deliveries.list(
+        principalOf(request, request.query.environment),
+        request.params.transactionId,
+      ),
+  );
+  app.post(
+    '/api/giftcards/transactions/:transactionId/deliveries',
+    {
+      schema: {
+        params: TransactionParams,
+        querystring: EnvironmentQuery,
+        body: DashboardResend,
+        response: { 200: Deliveries },
+      },
+      config: {
+        audit: {
+          action: 'delivery.resend',
+          target: (r) =>
+            `gift card order ${params(r).transactionId} (${(r.query as { environment: string }).environment})`,
+        },
+      },
+    },
+    async (request) =>
+      deps.delivery.deliveries.resend(
+        principalOf(request, request.query.environment),
+        request.params.transactionId,
+        deps.delivery.parseResend(request.body ?? {}),
+      ),
+  );
+  app.get('/api/branding', { schema: { response: { 200: Branding } } }, async (request) =>
+    deps.delivery.branding.get(accountOf(request).accountId),
+  );
+  app.post(
+    '/api/branding',
+    {
+      schema: { body: Branding, response: { 200: Branding } },
+      config: {
+        audit: {
+          action: 'account.branding',
+          target: (r) => `account ${webUserOf(r).accountId}`,
+          before: (r) => deps.delivery.branding.get(webUserOf(r).accountId as number),
+        },
+      },
+    },
+    async (request) => deps.delivery.branding.set(accountOf(request).accountId, request.body),
+  );
+
   app.get(
     '/api/ledger',
     { schema: { querystring: LedgerQuery, response: { 200: LedgerPage } } },
@@ -224,6 +288,16 @@ const SANDBOX_TEST_VALUES = [
   },
   { product: 'Gift cards', value: 'productId 24', outcome: 'FAILED, then REFUNDED' },
   { product: 'Gift cards', value: 'productId 25', outcome: 'REFUNDED at once' },
+  {
+    product: 'Gift cards',
+    value: 'recipientEmail at bounce.airgift.test',
+    outcome: 'the e-mail fails (a bounce): giftcard.delivery.failed',
+  },
+  {
+    product: 'Gift cards',
+    value: 'recipientPhoneDetails number ending 0000',
+    outcome: 'the SMS fails: giftcard.delivery.failed, the smsFee refunded',
+  },
   { product: 'Top-ups', value: 'number ending 99990', outcome: 'PROCESSING, then SUCCESSFUL' },
   { product: 'Top-ups', value: 'number ending 99991', outcome: 'PROCESSING, then REFUNDED' },
   {
