@@ -16,7 +16,9 @@ export const AuditEntry = Type.Object({
     Type.Literal('admin-key'),
     Type.Literal('operator'),
     Type.Literal('customer'),
-    Type.Literal('anonymous', { description: "nobody signed in: a page's public action (a password reset asked for)" }),
+    Type.Literal('anonymous', {
+      description: "nobody signed in: a page's public action (a password reset asked for)",
+    }),
   ]),
   actorId: Type.String({
     description: "the admin key's fingerprint (first 12 hex digits of its SHA-256), or the web user's id",

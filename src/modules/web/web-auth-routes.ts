@@ -74,7 +74,11 @@ export function webAuthRoutes(
       // by whoever asked (nobody signed in), for the e-mail named; answered alike whether it names a user
       config: {
         ...open,
-        audit: { action: 'user.password-reset', target: (r) => (r.body as { email: string }).email, after: null },
+        audit: {
+          action: 'user.password-reset',
+          target: (r) => (r.body as { email: string }).email,
+          after: null,
+        },
       },
       schema: { body: PasswordResetBody, response: { 200: Ok } },
     },
