@@ -1,5 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { cardCodec, cardCodesKey } from '../../lib/card-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { Ledger } from '../ledger/index.ts';
@@ -12,7 +13,6 @@ import { createSandboxSimulator } from './fulfilment/sandbox-simulator.ts';
 import { createStockProvider } from './fulfilment/stock-provider.ts';
 import { unconfiguredProvider } from './fulfilment/unconfigured-provider.ts';
 import { createUpstreamProvider } from './fulfilment/upstream-provider.ts';
-import { cardCodec, cardCodesKey } from './orders/card-codes.ts';
 import { createOrderService } from './orders/order-service.ts';
 import { ordersRepository } from './orders/orders-repository.ts';
 import { createTransactionReports } from './orders/transaction-reports.ts';

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
+import type { CardCodec } from '../../../lib/card-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { takeStep } from '../../../lib/fulfilment-step.ts';
 import { dec, roundToMinor } from '../../../lib/money.ts';
@@ -11,7 +12,6 @@ import type { Fx } from '../../reference/index.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
 import type { CatalogEntry } from '../catalog/product-view.ts';
 import type { FulfilmentStep, GiftcardProvider, OrderToFulfil } from '../fulfilment/provider.ts';
-import type { CardCodec } from './card-codes.ts';
 import { priceOrder } from './order-pricing.ts';
 import { type CheckedOrder, checkOrder } from './order-request.ts';
 import type { OrderBody } from './order-schemas.ts';

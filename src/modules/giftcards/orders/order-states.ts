@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database, GiftcardStatus } from '../../../db/schema.ts';
 import type { AppError } from '../../../errors/error-codes.ts';
+import type { CardCodec } from '../../../lib/card-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { dec } from '../../../lib/money.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { FulfilmentStep } from '../fulfilment/provider.ts';
-import type { CardCodec } from './card-codes.ts';
 import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
 
 /**

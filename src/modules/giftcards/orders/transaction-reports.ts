@@ -1,7 +1,7 @@
 import { AppError } from '../../../errors/error-codes.ts';
+import type { CardCodec } from '../../../lib/card-codes.ts';
 import { parseDateTime } from '../../../lib/time-format.ts';
 import type { Principal } from '../../auth/index.ts';
-import type { CardCodec } from './card-codes.ts';
 import type { OrdersRepository, ReportQuery } from './orders-repository.ts';
 import { transactionView } from './transaction-view.ts';
 
