@@ -5,7 +5,7 @@ import { cardCodec } from '../../src/lib/card-codes.ts';
 import type { GiftcardProvider } from '../../src/modules/giftcards/fulfilment/provider.ts';
 import { issueCards } from '../../src/modules/giftcards/fulfilment/sandbox-simulator.ts';
 import { unconfiguredProvider } from '../../src/modules/giftcards/fulfilment/unconfigured-provider.ts';
-import { createOrderService } from '../../src/modules/giftcards/orders/order-service.ts';
+import { createGiftcardOrders as createOrderService } from '../../src/modules/giftcards/orders/order-adapter.ts';
 import { ordersRepository } from '../../src/modules/giftcards/orders/orders-repository.ts';
 import { createLeases, createWorker, giftcardFulfilmentJob } from '../../src/worker/index.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';

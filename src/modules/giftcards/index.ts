@@ -24,5 +24,5 @@ export { catalogAdminRoutes } from './catalog/catalog-admin-routes.ts';
 export type { CatalogFile, CatalogProduct } from './catalog/catalog-file.ts';
 export { GIFTCARD_API_DOCS } from './giftcard-api-docs.ts';
 export { createGiftcardServices, type GiftcardServices } from './giftcard-services.ts';
-export type { OrderService } from './orders/order-service.ts';
+export type { GiftcardOrders } from './orders/order-adapter.ts';
 export { stockAdminRoutes } from './stock/stock-admin-routes.ts';

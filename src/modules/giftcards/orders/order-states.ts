@@ -107,6 +107,28 @@ export async function applyStep(
   return target;
 }
 
+/**
+ * A new order its first step refunded at once (written REFUNDED, in its own transaction): the refund
+ * entry, and the balance it left on the row (`balanceInfo`), which the placing request answers.
+ */
+export async function refundNewOrder(
+  trx: Kysely<Database>,
+  deps: StateDeps,
+  row: TransactionRow,
+): Promise<TransactionRow> {
+  const refund = await deps.ledger.refundOrder(trx, {
+    accountId: row.account_id,
+    environment: row.environment,
+    amount: dec(row.amount),
+    product: 'giftcards',
+    transactionId: row.id,
+    reason: 'gift card order refunded',
+  });
+  const newBalance = refund.newBalance.toFixed();
+  await deps.repository.setBalanceAfterRefund(trx, row.id, newBalance, refund.at);
+  return { ...row, new_balance: newBalance, balance_updated_at: refund.at };
+}
+
 /** What the first step made of a new order, decided before its row is written (see `firstStep`). */
 export interface FirstStep {
   status: GiftcardStatus;

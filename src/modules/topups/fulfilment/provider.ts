@@ -9,7 +9,7 @@ import type { TransactionalFulfilmentProvider } from '../../../lib/fulfilment-pr
  * provider for the environment, the operator unavailable now); `step` says what became of an
  * accepted top-up: the operator's reference (and, for PIN operators, the voucher), a refusal, or when
  * to look again. What a step does to the status and the ledger is decided by
- * `../orders/topup-states.ts` only.
+ * `../orders/order-states.ts` only.
  *
  * The sandbox simulator answers from memory at once, so its first step is taken before the top-up's
  * row is written. A provider with `reserve` (the upstream) takes its first step right after the

@@ -1,0 +1,257 @@
+import type { Kysely } from 'kysely';
+import type { Database, Environment } from '../../../db/schema.ts';
+import { AppError } from '../../../errors/error-codes.ts';
+import type { CardCodec } from '../../../lib/card-codes.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import { dec } from '../../../lib/money.ts';
+import type { AccountRow, AccountsService } from '../../accounts/index.ts';
+import { createGathering } from '../../group-commit/index.ts';
+import type { Ledger } from '../../ledger/index.ts';
+import { activeAccount, createOrderPath, type OrderAdapter } from '../../orders/index.ts';
+import type { Fx } from '../../reference/index.ts';
+import type { CatalogService } from '../catalog/catalog-service.ts';
+import type { CatalogEntry } from '../catalog/product-view.ts';
+import type {
+  FulfilmentStep,
+  GiftcardProvider,
+  OrderRequest,
+  OrderToFulfil,
+} from '../fulfilment/provider.ts';
+import { createOrderPricer, type OrderPrice } from './order-pricing.ts';
+import { type CheckedOrder, checkOrder } from './order-request.ts';
+import type { OrderBody } from './order-schemas.ts';
+import { applyStep, FINAL_STATES, type FirstStep, firstStep, refundNewOrder } from './order-states.ts';
+import { type TransactionView, transactionView } from './order-view.ts';
+import {
+  type NewOrderRows,
+  type OrdersRepository,
+  ordersRowWriter,
+  type Reservation,
+  storedOrderRow,
+  type TransactionRow,
+} from './orders-repository.ts';
+
+/**
+ * Gift card orders on the one order path (modules/orders/): what they differ in. The checks of
+ * `POST /orders` (the product, `order-request.ts`, the account), the price (`order-pricing.ts`; a
+ * price too small to charge is answered after the customIdentifier check), the provider's request,
+ * the id with its customIdentifier check, the row and its sealed cards (written by the debits'
+ * statement in a batch: `ordersRowWriter`), the state machine (`order-states.ts`) and the
+ * Transaction resource. Live's provider is chosen per product (the code stock, the upstream, or a
+ * refusal: 422 before anything is debited; decisions §7); a first step the upstream refused
+ * (REFUSED) leaves the order refunded and answers the upstream's code.
+ *
+ * @example
+ * const orders = createGiftcardOrders({ db, clock, ledger, accounts, fx, catalog, repository, codec,
+ *   providers, settings: { maxQuantity: 10, smsFeeUsd: '0.10', callOutClaimMs } });
+ * await orders.place(principal, { productId: 1840, quantity: 1, unitPrice: 25, senderName: 'Ada' });
+ */
+export interface GiftcardOrderDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  ledger: Ledger;
+  accounts: AccountsService;
+  fx: Fx;
+  catalog: CatalogService;
+  repository: OrdersRepository;
+  codec: CardCodec;
+  providers: Record<Environment, GiftcardProvider>;
+  settings: {
+    maxQuantity: number;
+    smsFeeUsd: string;
+    /** How long a step that calls out (an upstream) holds its order (lib/fulfilment-step.ts). */
+    callOutClaimMs: number;
+    /** The order path's RESCUE_AFTER_MS unless a test says otherwise. */
+    rescueAfterMs?: number;
+  };
+}
+
+/** A `POST /orders` once checked. */
+interface CheckedGiftcardOrder {
+  account: AccountRow;
+  body: OrderBody;
+  product: CatalogEntry;
+  order: CheckedOrder;
+  /** Its id and customIdentifier check (`orders-repository.ts`). */
+  reservation: Reservation;
+}
+
+interface GiftcardOrderTypes {
+  body: OrderBody;
+  checked: CheckedGiftcardOrder;
+  price: OrderPrice;
+  request: OrderRequest;
+  order: OrderToFulfil;
+  step: FulfilmentStep;
+  first: FirstStep;
+  rows: NewOrderRows;
+  row: TransactionRow;
+  view: TransactionView;
+}
+
+export function giftcardOrderAdapter(deps: GiftcardOrderDeps): OrderAdapter<GiftcardOrderTypes> {
+  const { clock, ledger, accounts, repository, codec } = deps;
+  const pricer = createOrderPricer({
+    catalog: deps.catalog,
+    fx: deps.fx,
+    smsFeeUsd: deps.settings.smsFeeUsd,
+  });
+  const states = { repository, ledger, codec, clock };
+  // a batch's ids and customIdentifier checks are one statement too
+  const reserves = createGathering({
+    gathers: ledger.inBatch,
+    one: repository.reserve,
+    many: repository.reserveMany,
+  });
+
+  return {
+    product: 'giftcards',
+    finalStates: FINAL_STATES,
+    acceptsAfterReservation: false,
+    referenceIndex: 'giftcard_transactions_custom_identifier',
+    rowWriter: ordersRowWriter,
+    repository,
+
+    async check(principal, body) {
+      const product = await deps.catalog.find(principal.environment, body.productId);
+      const order = checkOrder(body, product, deps.settings.maxQuantity);
+      const account = await activeAccount(accounts, principal.accountId);
+      const reservation = {
+        accountId: principal.accountId,
+        environment: principal.environment,
+        productId: product.productId,
+        customIdentifier: order.customIdentifier,
+      };
+      return { account, body, product, order, reservation };
+    },
+
+    price: (c) =>
+      pricer.price(c.product, c.order, c.body.quantity, c.account.currencyCode).catch((error) => {
+        if (error instanceof AppError) return error;
+        throw error;
+      }),
+
+    acceptRequest: (c) => ({
+      productId: c.product.productId,
+      preOrder: c.order.preOrder,
+      quantity: c.body.quantity,
+      unitPrice: c.order.unitPrice,
+    }),
+
+    tagOf: () => undefined,
+
+    async reserve(trx, c) {
+      const { id, customIdentifierUsed } = await reserves.run(trx, c.reservation);
+      if (customIdentifierUsed) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+      return id;
+    },
+
+    toFulfil: (n) => ({
+      transactionId: n.id,
+      productId: n.checked.product.productId,
+      quantity: n.checked.body.quantity,
+      unitPrice: n.checked.order.unitPrice,
+      preOrder: n.checked.order.preOrder,
+      createdAt: n.now,
+      status: 'PENDING',
+      senderName: n.checked.order.senderName,
+      userId: n.checked.order.userId,
+      firstStep: true,
+    }),
+
+    firstStep: (n, step) => firstStep(states, n.id, step),
+
+    rows(n) {
+      const { product, order, body, account, reservation } = n.checked;
+      const { price, first, now } = n;
+      return {
+        row: {
+          id: n.id,
+          account_id: reservation.accountId,
+          environment: reservation.environment,
+          status: first?.status ?? 'PENDING',
+          product_id: product.productId,
+          product_name: product.productName,
+          country_code: product.countryCode,
+          brand_id: product.brandId,
+          brand_name: product.brandName,
+          quantity: body.quantity,
+          unit_price: order.unitPrice,
+          total_price: dec(order.unitPrice).times(body.quantity).toFixed(),
+          recipient_currency_code: product.recipientCurrencyCode,
+          currency_code: account.currencyCode,
+          sender_unit_price: price.senderUnitPrice.toFixed(),
+          amount: price.amount.toFixed(),
+          fee: price.fee.toFixed(),
+          discount: price.discount.toFixed(),
+          sms_fee: price.smsFee.toFixed(),
+          total_fee: price.totalFee.toFixed(),
+          custom_identifier: order.customIdentifier,
+          pre_ordered: order.preOrder,
+          sender_name: order.senderName,
+          recipient_email: order.recipientEmail,
+          recipient_phone: order.phone?.e164 ?? null,
+          recipient_phone_country: order.phone?.countryCode ?? null,
+          user_id: order.userId,
+          created_at: now,
+          updated_at: now,
+          // Without a first step, the worker takes the order from here.
+          next_check_at: first ? first.nextCheckAt : n.rescueAt,
+        },
+        cards: first?.cards ?? [],
+      };
+    },
+
+    cost: (n) => n.price.amount,
+    debitReason: (n) => `gift card order ${n.id}`,
+
+    async recheck(trx, c) {
+      if (c.order.customIdentifier !== null && (await repository.customIdentifierUsed(trx, c.reservation))) {
+        throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+      }
+    },
+
+    stored: async (_trx, _n, rows, debit) => storedOrderRow(rows, debit),
+    refund: (trx, row) => refundNewOrder(trx, states, row),
+
+    answer(_row, refusal) {
+      if (refusal) throw refusal;
+    },
+
+    view: (row) => transactionView(row),
+
+    orderOf: (row, isFirstStep) => ({
+      transactionId: row.id,
+      productId: row.product_id,
+      quantity: row.quantity,
+      unitPrice: row.unit_price,
+      preOrder: row.pre_ordered,
+      createdAt: row.created_at,
+      status: row.status,
+      senderName: row.sender_name,
+      userId: row.user_id,
+      firstStep: isFirstStep,
+    }),
+
+    apply: (trx, row, step) => applyStep(trx, states, row, step),
+    postpone: (id, at) => repository.postpone(id, at),
+  };
+}
+
+/** Gift card orders: the one order path with the gift card adapter. */
+export function createGiftcardOrders(deps: GiftcardOrderDeps) {
+  const { db, clock, ledger, providers, settings } = deps;
+  return createOrderPath(
+    {
+      db,
+      clock,
+      ledger,
+      providers,
+      callOutClaimMs: settings.callOutClaimMs,
+      rescueAfterMs: settings.rescueAfterMs,
+    },
+    giftcardOrderAdapter(deps),
+  );
+}
+
+export type GiftcardOrders = ReturnType<typeof createGiftcardOrders>;
