@@ -4,8 +4,7 @@ import { dec, roundToMinor } from '../../lib/money.ts';
 import type { OrderDebit, PostingResult } from './ledger-types.ts';
 
 /**
- * The debits of a batch of orders (group-commit/batcher.ts) in ONE statement (gathered by
- * group-commit/gathering.ts): the
+ * The debits of a batch of orders (modules/group-commit/) in ONE statement (a gathering of it): the
  * day's usage row raised by their count and total within the daily limits, the balance lowered by their total if it stays >= 0, and one entry
  * per order, in arrival order, each with the balance it left (the running total). It is all or
  * nothing: if the total does not fit (a limit, the balance) every order of the gathering is refused

@@ -18,7 +18,7 @@ import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
  * SUCCESSFUL and REFUNDED are final. Reaching SUCCESSFUL stores the encrypted cards; reaching
  * REFUNDED posts the order's refund entry (the ledger's unique index makes it once only). A REFUSED
  * step (an upstream refused the order) is a move to REFUNDED like any other; only its answer to the
- * placing request differs (the order service throws its error after the commit). Every change runs
+ * placing request differs (the order path answers its error after the commit). Every change runs
  * in the caller's database transaction on a locked row.
  */
 const NEXT: Record<GiftcardStatus, GiftcardStatus[]> = {

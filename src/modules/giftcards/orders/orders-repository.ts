@@ -49,7 +49,7 @@ export interface Reservation {
 const likeText = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * The ids of a batch's new orders (ledger/batcher.ts), in one statement, WITHOUT the customIdentifier
+ * The ids of a batch's new orders (modules/group-commit/), in one statement, WITHOUT the customIdentifier
  * check: in a batch, the unique index is the check. A used customIdentifier fails the batch's INSERT
  * (23505), the batch rolls back, and its orders run alone (`reserve`), each getting its exact answer.
  * A look-up per order here would cost more than the rare rollback, and on a table without planner

@@ -17,7 +17,7 @@ import type { TopupRow, TopupsRepository } from './orders-repository.ts';
  * PROCESSING and moved to REFUNDED in the same transaction); an upstream's is written PROCESSING and its first
  * step applied right after the commit; a deferred one is moved later by the worker. A REFUSED step
  * (an upstream refused the top-up) is a move to REFUNDED like any other; only its answer to the
- * placing request differs (the top-up service throws its error after the commit).
+ * placing request differs (the order path answers its error after the commit).
  * A change is a conditional UPDATE (`WHERE status = 'PROCESSING'`), so a worker and a retry can never
  * both move one top-up.
  */
