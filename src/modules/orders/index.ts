@@ -3,5 +3,11 @@
  * product writes (`OrderAdapter`), and the deps object both products are built from.
  */
 export type { FirstStep, NewOrder, OrderAdapter, OrderRow, OrderRows, OrderTypes } from './order-adapter.ts';
-export { activeAccount, createOrderPath, type OrderPath, RESCUE_AFTER_MS } from './order-path.ts';
+export {
+  activeAccount,
+  createOrderPath,
+  type OrderPath,
+  type OrderPathDeps,
+  RESCUE_AFTER_MS,
+} from './order-path.ts';
 export type { ProductDeps } from './product-deps.ts';

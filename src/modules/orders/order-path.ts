@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Environment } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { TransactionalFulfilmentProvider } from '../../lib/fulfilment-provider.ts';
+import type { OrderProvider } from '../../lib/fulfilment-provider.ts';
 import { takeStep } from '../../lib/fulfilment-step.ts';
 import { dec } from '../../lib/money.ts';
 import type { AccountRow, AccountsService } from '../accounts/index.ts';
@@ -27,7 +27,7 @@ import type { NewOrder, OrderAdapter, OrderTypes } from './order-adapter.ts';
  * step that fails (throws) leaves the order accepted and paid, due at `rescueAt`: the worker takes it on.
  *
  * @example
- * const orders = createOrderPath({ db, clock, ledger, providers, callOutClaimMs }, giftcardAdapter);
+ * const orders = createOrderPath({ db, clock, ledger, providers, settings: { callOutClaimMs } }, adapter);
  * const view = await orders.place(principal, body, baseUrl);
  * await orders.stepIfDue(transactionId); // the worker
  */
@@ -39,14 +39,13 @@ export interface OrderPathDeps<T extends OrderTypes> {
   db: Kysely<Database>;
   clock: Clock;
   ledger: Ledger;
-  providers: Record<
-    Environment,
-    TransactionalFulfilmentProvider<T['request'], T['order'], T['step'], Kysely<Database>>
-  >;
-  /** How long a step that calls out (an upstream) holds its order (lib/fulfilment-step.ts). */
-  callOutClaimMs: number;
-  /** `RESCUE_AFTER_MS` (a test may shorten it). */
-  rescueAfterMs?: number;
+  providers: Record<Environment, OrderProvider<T['request'], T['order'], T['step']>>;
+  settings: {
+    /** How long a step that calls out (an upstream) holds its order (lib/fulfilment-step.ts). */
+    callOutClaimMs: number;
+    /** `RESCUE_AFTER_MS` unless a test says otherwise. */
+    rescueAfterMs?: number;
+  };
 }
 
 /** The account an order is placed for, refused when it is not active (403). */
@@ -63,7 +62,7 @@ function isUniqueViolationOf(error: unknown, index: string): boolean {
 
 export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a: OrderAdapter<T>) {
   const { db, clock, ledger, providers } = deps;
-  const rescueAfterMs = deps.rescueAfterMs ?? RESCUE_AFTER_MS;
+  const rescueAfterMs = deps.settings.rescueAfterMs ?? RESCUE_AFTER_MS;
   // the product's rows written with its debit: in a batch by the debits' one statement
   const debitWithRows = a.rowWriter ? ledger.registerRowWriter(a.rowWriter) : null;
   type Provider = (typeof providers)[Environment];
@@ -195,7 +194,7 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
       apply: (trx, row, next) => a.apply(trx, row, next),
       claim: (trx, row, until) => a.repository.claim(trx, row.id, until),
       isClaimed: (row, until) => isOpen(row) && row.next_check_at?.getTime() === until.getTime(),
-      claimMs: deps.callOutClaimMs,
+      claimMs: deps.settings.callOutClaimMs,
       now: () => clock.now(),
     });
     const refusal = taken?.status === 'REFUSED' ? (taken.error ?? null) : null;

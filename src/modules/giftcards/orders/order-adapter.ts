@@ -1,14 +1,16 @@
-import type { Kysely } from 'kysely';
-import type { Database, Environment } from '../../../db/schema.ts';
+import type { Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
-import type { CardCodec } from '../../../lib/card-codes.ts';
-import type { Clock } from '../../../lib/clock.ts';
 import { dec } from '../../../lib/money.ts';
-import type { AccountRow, AccountsService } from '../../accounts/index.ts';
+import type { AccountRow } from '../../accounts/index.ts';
 import { createGathering } from '../../group-commit/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
-import { activeAccount, createOrderPath, type OrderAdapter } from '../../orders/index.ts';
-import type { Fx } from '../../reference/index.ts';
+import {
+  activeAccount,
+  createOrderPath,
+  type OrderAdapter,
+  type OrderPathDeps,
+  type ProductDeps,
+} from '../../orders/index.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
 import type { CatalogEntry } from '../catalog/product-view.ts';
 import type {
@@ -46,24 +48,12 @@ import {
  *   providers, settings: { maxQuantity: 10, smsFeeUsd: '0.10', callOutClaimMs } });
  * await orders.place(principal, { productId: 1840, quantity: 1, unitPrice: 25, senderName: 'Ada' });
  */
-export interface GiftcardOrderDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-  ledger: Ledger;
-  accounts: AccountsService;
-  fx: Fx;
+export interface GiftcardOrderDeps
+  extends Pick<ProductDeps, 'db' | 'clock' | 'ledger' | 'accounts' | 'fx' | 'codec'> {
   catalog: CatalogService;
   repository: OrdersRepository;
-  codec: CardCodec;
   providers: Record<Environment, GiftcardProvider>;
-  settings: {
-    maxQuantity: number;
-    smsFeeUsd: string;
-    /** How long a step that calls out (an upstream) holds its order (lib/fulfilment-step.ts). */
-    callOutClaimMs: number;
-    /** The order path's RESCUE_AFTER_MS unless a test says otherwise. */
-    rescueAfterMs?: number;
-  };
+  settings: OrderPathDeps<GiftcardOrderTypes>['settings'] & { maxQuantity: number; smsFeeUsd: string };
 }
 
 /** A `POST /orders` once checked. */
@@ -240,18 +230,7 @@ export function giftcardOrderAdapter(deps: GiftcardOrderDeps): OrderAdapter<Gift
 
 /** Gift card orders: the one order path with the gift card adapter. */
 export function createGiftcardOrders(deps: GiftcardOrderDeps) {
-  const { db, clock, ledger, providers, settings } = deps;
-  return createOrderPath(
-    {
-      db,
-      clock,
-      ledger,
-      providers,
-      callOutClaimMs: settings.callOutClaimMs,
-      rescueAfterMs: settings.rescueAfterMs,
-    },
-    giftcardOrderAdapter(deps),
-  );
+  return createOrderPath(deps, giftcardOrderAdapter(deps));
 }
 
 export type GiftcardOrders = ReturnType<typeof createGiftcardOrders>;

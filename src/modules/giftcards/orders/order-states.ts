@@ -87,16 +87,12 @@ export async function applyStep(
     await deps.repository.insertCards(trx, cards);
   }
   if (target === 'REFUNDED') {
-    const refund = await deps.ledger.refundOrder(trx, {
-      accountId: row.account_id,
-      environment: row.environment,
-      amount: dec(row.amount),
-      product: 'giftcards',
-      transactionId: row.id,
-      reason:
-        step.status === 'REFUSED' ? 'gift card order refused by the supplier' : 'gift card order refunded',
-    });
-    await deps.repository.setBalanceAfterRefund(trx, row.id, refund.newBalance.toFixed(), refund.at);
+    await refund(
+      trx,
+      deps,
+      row,
+      step.status === 'REFUSED' ? 'gift card order refused by the supplier' : null,
+    );
   }
   const nextCheckAt = 'nextCheckAt' in step ? step.nextCheckAt : null;
   await deps.repository.changeStatus(trx, row.id, row.status, {
@@ -108,25 +104,34 @@ export async function applyStep(
 }
 
 /**
- * A new order its first step refunded at once (written REFUNDED, in its own transaction): the refund
- * entry, and the balance it left on the row (`balanceInfo`), which the placing request answers.
+ * The order's one refund (the ledger's unique index makes it once only), and the balance it left
+ * on the row: `balanceInfo` shows it once the order is REFUNDED.
+ */
+async function refund(trx: Kysely<Database>, deps: StateDeps, row: TransactionRow, reason: string | null) {
+  const posted = await deps.ledger.refundOrder(trx, {
+    accountId: row.account_id,
+    environment: row.environment,
+    amount: dec(row.amount),
+    product: 'giftcards',
+    transactionId: row.id,
+    reason: reason ?? 'gift card order refunded',
+  });
+  const newBalance = posted.newBalance.toFixed();
+  await deps.repository.setBalanceAfterRefund(trx, row.id, newBalance, posted.at);
+  return { newBalance, at: posted.at };
+}
+
+/**
+ * A new order its first step refunded at once (written REFUNDED, in its own transaction): its
+ * refund, and the row as the placing request answers it.
  */
 export async function refundNewOrder(
   trx: Kysely<Database>,
   deps: StateDeps,
   row: TransactionRow,
 ): Promise<TransactionRow> {
-  const refund = await deps.ledger.refundOrder(trx, {
-    accountId: row.account_id,
-    environment: row.environment,
-    amount: dec(row.amount),
-    product: 'giftcards',
-    transactionId: row.id,
-    reason: 'gift card order refunded',
-  });
-  const newBalance = refund.newBalance.toFixed();
-  await deps.repository.setBalanceAfterRefund(trx, row.id, newBalance, refund.at);
-  return { ...row, new_balance: newBalance, balance_updated_at: refund.at };
+  const { newBalance, at } = await refund(trx, deps, row, null);
+  return { ...row, new_balance: newBalance, balance_updated_at: at };
 }
 
 /** What the first step made of a new order, decided before its row is written (see `firstStep`). */

@@ -1,7 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
-import type { AppError } from '../../../errors/error-codes.ts';
-import type { TransactionalFulfilmentProvider } from '../../../lib/fulfilment-provider.ts';
+import type { OrderProvider, RefusedStep } from '../../../lib/fulfilment-provider.ts';
 
 /**
  * The top-up provider: the transactional shape of `lib/fulfilment-provider.ts` (the gift cards'
@@ -64,15 +61,7 @@ export type TopupStep =
   | { status: 'PROCESSING'; nextCheckAt: Date }
   /** Not delivered: the debit is given back. */
   | { status: 'REFUNDED'; reason: string }
-  /**
-   * Refused by whoever fulfils it (an upstream's refusal): the top-up is refunded (REFUNDED), and the
-   * placing request answers `error` (its code and status); a later step just refunds.
-   */
-  | { status: 'REFUSED'; error: AppError };
+  /** Refused by whoever fulfils it (an upstream's refusal): refunded, and its error answered. */
+  | RefusedStep;
 
-export type TopupProvider = TransactionalFulfilmentProvider<
-  TopupRequest,
-  TopupOrder,
-  TopupStep,
-  Kysely<Database>
->;
+export type TopupProvider = OrderProvider<TopupRequest, TopupOrder, TopupStep>;

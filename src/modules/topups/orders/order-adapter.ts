@@ -1,13 +1,16 @@
-import type { Kysely } from 'kysely';
-import type { Database, Environment } from '../../../db/schema.ts';
+import type { Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
-import type { Clock } from '../../../lib/clock.ts';
 import { type Dec, dec } from '../../../lib/money.ts';
-import type { AccountRow, AccountsService } from '../../accounts/index.ts';
+import type { AccountRow } from '../../accounts/index.ts';
 import { createGathering } from '../../group-commit/index.ts';
-import type { Ledger } from '../../ledger/index.ts';
-import { activeAccount, createOrderPath, type FirstStep, type OrderAdapter } from '../../orders/index.ts';
-import type { Countries, Fx } from '../../reference/index.ts';
+import {
+  activeAccount,
+  createOrderPath,
+  type FirstStep,
+  type OrderAdapter,
+  type OrderPathDeps,
+  type ProductDeps,
+} from '../../orders/index.ts';
 import type { OperatorSource } from '../catalog/live-operators.ts';
 import type { OperatorRecord } from '../catalog/operator-catalog.ts';
 import type { OperatorViews } from '../catalog/operator-view.ts';
@@ -42,25 +45,16 @@ import { checkRecipient, checkSenderPhone, type Recipient } from './recipient.ts
  *   repository, providers, settings: { recentRechargeSeconds: 120, callOutClaimMs } });
  * await orders.place(principal, { operatorId: 1001, amount: 10, recipientPhone }, baseUrl);
  */
-export interface TopupOrderDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-  ledger: Ledger;
-  accounts: AccountsService;
-  fx: Fx;
-  countries: Countries;
+export interface TopupOrderDeps
+  extends Pick<ProductDeps, 'db' | 'clock' | 'ledger' | 'accounts' | 'fx' | 'countries'> {
   /** The environment's operator catalogue (live: the synced one when there is one). */
   source: OperatorSource;
   views: OperatorViews;
   repository: TopupsRepository;
   providers: Record<Environment, TopupProvider>;
-  settings: {
+  settings: OrderPathDeps<TopupOrderTypes>['settings'] & {
     /** A number topped up by the account this recently is refused (PHONE_RECENTLY_RECHARGED). */
     recentRechargeSeconds: number;
-    /** How long a step that calls out (an upstream) holds its top-up (lib/fulfilment-step.ts). */
-    callOutClaimMs: number;
-    /** The order path's RESCUE_AFTER_MS unless a test says otherwise. */
-    rescueAfterMs?: number;
   };
 }
 
@@ -299,18 +293,7 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
 
 /** Top-ups: the one order path with the top-up adapter. */
 export function createTopupOrders(deps: TopupOrderDeps) {
-  const { db, clock, ledger, providers, settings } = deps;
-  return createOrderPath(
-    {
-      db,
-      clock,
-      ledger,
-      providers,
-      callOutClaimMs: settings.callOutClaimMs,
-      rescueAfterMs: settings.rescueAfterMs,
-    },
-    topupOrderAdapter(deps),
-  );
+  return createOrderPath(deps, topupOrderAdapter(deps));
 }
 
 export type TopupOrders = ReturnType<typeof createTopupOrders>;
