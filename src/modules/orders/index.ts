@@ -4,7 +4,6 @@
  */
 export type { FirstStep, NewOrder, OrderAdapter, OrderRow, OrderRows, OrderTypes } from './order-adapter.ts';
 export {
-  activeAccount,
   createOrderPath,
   type OrderPath,
   type OrderPathDeps,

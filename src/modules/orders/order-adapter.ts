@@ -19,11 +19,15 @@ export interface OrderTypes {
   /** The request body (`POST /orders`, `POST /topups`). */
   body: unknown;
   /** The request once checked: its rules, and the (active) account it is placed for. */
-  checked: { account: AccountRow };
+  checked: {
+    account: AccountRow;
+    /** What the provider's `accept` is asked, before anything is written. */
+    request: unknown;
+    /** Orders with one tag never share a batch (top-ups: the recipient). */
+    tag: string | undefined;
+  };
   /** What it costs, worked out before the transaction. */
   price: unknown;
-  /** What the provider's `accept` is asked, before anything is written. */
-  request: unknown;
   /** The order as its provider sees it (`step`). */
   order: unknown;
   /** A provider's answer for one order; a REFUSED one carries the error its placing request answers. */
@@ -97,27 +101,28 @@ export interface OrderAdapter<T extends OrderTypes> {
 
   // POST: check -> price -> accept -> transaction -> first step -> view
 
-  /** Every rule of the request, in the order a caller can fix them, with `activeAccount` among them. */
+  /**
+   * Every rule of the request, in the order a caller can fix them, the account's among them
+   * (`order-request.ts`).
+   */
   check(principal: Principal, body: T['body']): Promise<T['checked']>;
   /**
-   * The price. Thrown: answered now. Returned as an AppError: answered in the transaction, after
-   * the reservation's checks (a retried request is told first that its reference is used).
+   * The price (`order-pricing.ts`). Thrown: answered now. Returned as an AppError: answered in the
+   * transaction, after the reservation's checks (a retried request is told first that its
+   * reference is used).
    */
   price(checked: T['checked']): Promise<T['price'] | AppError>;
-  acceptRequest(checked: T['checked']): T['request'];
-  /** Orders with one tag never share a batch (top-ups: the recipient). */
-  tagOf(checked: T['checked']): string | undefined;
   /** In the transaction: the new id, with the checks that need no lock (gathered in a batch). Throws a refusal. */
   reserve(trx: Kysely<Database>, checked: T['checked']): Promise<number>;
   /** The new order as its provider sees it, before any step (`firstStep: true`). */
   toFulfil(n: NewOrder<T>): T['order'];
   /** A first step taken from memory, before the writes: what the row is written with. */
   firstStep(n: NewOrder<T>, step: T['step']): Promise<T['first']>;
-  /** The rows the row writer writes with the debit (null without a row writer). */
-  rows(n: NewOrder<T>): T['rows'];
-  /** What the order's debit takes (rounded to the account currency) and the entry's reason. */
-  cost(n: NewOrder<T>): Dec;
-  debitReason(n: NewOrder<T>): string;
+  /**
+   * The order's debit: what it takes (rounded to the account currency), the entry's reason, and the
+   * rows the row writer writes with it (null without a row writer).
+   */
+  debit(n: NewOrder<T>): { amount: Dec; reason: string; rows: T['rows'] };
   /**
    * A debit refused (the balance, a daily limit) after waiting for the account's row: throws what a
    * twin that committed meanwhile makes of this order (its reference used, its number recently
@@ -128,9 +133,12 @@ export interface OrderAdapter<T extends OrderTypes> {
   stored(trx: Kysely<Database>, n: NewOrder<T>, rows: T['rows'], debit: PostingResult): Promise<T['row']>;
   /** A first step that refunded at once: the refund, in the order's transaction. */
   refund(trx: Kysely<Database>, row: T['row'], n: NewOrder<T>): Promise<T['row']>;
-  /** Throws what the placing request answers instead of the order (a refusal), if anything. */
-  answer(row: T['row'], refusal: AppError | null): void;
-  /** The resource answered; `baseUrl`: the base the request came on. */
+  /**
+   * Throws what the placing request answers instead of the order, if anything. Without it: the
+   * refusal of a first step (the order refunded), when there is one.
+   */
+  answer?(row: T['row'], refusal: AppError | null): void;
+  /** The resource answered (`order-view.ts`); `baseUrl`: the base the request came on. */
   view(row: T['row'], baseUrl: string): T['view'];
 
   // steps (the placing request's after the commit, and the worker's)

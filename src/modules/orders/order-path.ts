@@ -5,7 +5,6 @@ import type { Clock } from '../../lib/clock.ts';
 import type { OrderProvider } from '../../lib/fulfilment-provider.ts';
 import { takeStep } from '../../lib/fulfilment-step.ts';
 import { dec } from '../../lib/money.ts';
-import type { AccountRow, AccountsService } from '../accounts/index.ts';
 import type { Principal } from '../auth/index.ts';
 import type { Ledger, PostingResult } from '../ledger/index.ts';
 import type { NewOrder, OrderAdapter, OrderTypes } from './order-adapter.ts';
@@ -39,20 +38,13 @@ export interface OrderPathDeps<T extends OrderTypes> {
   db: Kysely<Database>;
   clock: Clock;
   ledger: Ledger;
-  providers: Record<Environment, OrderProvider<T['request'], T['order'], T['step']>>;
+  providers: Record<Environment, OrderProvider<T['checked']['request'], T['order'], T['step']>>;
   settings: {
     /** How long a step that calls out (an upstream) holds its order (lib/fulfilment-step.ts). */
     callOutClaimMs: number;
     /** `RESCUE_AFTER_MS` unless a test says otherwise. */
     rescueAfterMs?: number;
   };
-}
-
-/** The account an order is placed for, refused when it is not active (403). */
-export async function activeAccount(accounts: AccountsService, accountId: number): Promise<AccountRow> {
-  const account = await accounts.require(accountId);
-  if (account.status !== 'ACTIVE') throw new AppError('INACTIVE_ACCOUNT');
-  return account;
 }
 
 function isUniqueViolationOf(error: unknown, index: string): boolean {
@@ -75,12 +67,11 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
     // the environment's provider refuses here what it cannot take (an unrouted live product: 422),
     // before anything is written; one that answers from memory may be asked in the transaction
     const provider = providers[environment];
-    const request = a.acceptRequest(checked);
-    if (provider.reserve || !a.acceptsAfterReservation) await provider.accept(request);
+    if (provider.reserve || !a.acceptsAfterReservation) await provider.accept(checked.request);
     let placed: Placed;
     try {
-      placed = await ledger.orderTransaction({ accountId, environment, tag: a.tagOf(checked) }, (trx) =>
-        write(trx, principal, checked, price, provider, request),
+      placed = await ledger.orderTransaction({ accountId, environment, tag: checked.tag }, (trx) =>
+        write(trx, principal, checked, price, provider),
       );
     } catch (error) {
       if (isUniqueViolationOf(error, a.referenceIndex)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
@@ -99,7 +90,8 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
       row = taken.row ?? row;
       refusal = taken.refusal;
     }
-    a.answer(row, refusal);
+    if (a.answer) a.answer(row, refusal);
+    else if (refusal) throw refusal;
     return a.view(row, baseUrl);
   }
 
@@ -110,12 +102,11 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
     checked: T['checked'],
     price: T['price'] | AppError,
     provider: Provider,
-    request: T['request'],
   ): Promise<Placed> {
     const id = await a.reserve(trx, checked);
     if (price instanceof AppError) throw price;
     if (!provider.reserve && a.acceptsAfterReservation) {
-      const accepted = provider.accept(request);
+      const accepted = provider.accept(checked.request);
       if (accepted instanceof Promise) await accepted;
     }
     const now = clock.now();
@@ -130,14 +121,14 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
     const order = a.toFulfil(n);
     // From memory, before the writes; a step that fails leaves the order to the worker (rescueAt).
     if (!provider.reserve) n.first = await firstStep(provider, n, order, trx);
-    const rows = a.rows(n);
+    const { amount, reason, rows } = a.debit(n);
     const debit = {
       accountId: principal.accountId,
       environment: principal.environment,
-      amount: a.cost(n),
+      amount,
       product: a.product,
       transactionId: id,
-      reason: a.debitReason(n),
+      reason,
       limits: {
         count: checked.account.dailyCountLimit,
         amount: checked.account.dailyAmountLimit === null ? null : dec(checked.account.dailyAmountLimit),

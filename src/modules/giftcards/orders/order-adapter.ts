@@ -1,26 +1,17 @@
 import type { Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import { dec } from '../../../lib/money.ts';
-import type { AccountRow } from '../../accounts/index.ts';
 import { createGathering } from '../../group-commit/index.ts';
-import type { Ledger } from '../../ledger/index.ts';
 import {
-  activeAccount,
   createOrderPath,
   type OrderAdapter,
   type OrderPathDeps,
   type ProductDeps,
 } from '../../orders/index.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
-import type { CatalogEntry } from '../catalog/product-view.ts';
-import type {
-  FulfilmentStep,
-  GiftcardProvider,
-  OrderRequest,
-  OrderToFulfil,
-} from '../fulfilment/provider.ts';
+import type { FulfilmentStep, GiftcardProvider, OrderToFulfil } from '../fulfilment/provider.ts';
 import { createOrderPricer, type OrderPrice } from './order-pricing.ts';
-import { type CheckedOrder, checkOrder } from './order-request.ts';
+import { type CheckedGiftcardOrder, createOrderChecks } from './order-request.ts';
 import type { OrderBody } from './order-schemas.ts';
 import { applyStep, FINAL_STATES, type FirstStep, firstStep, refundNewOrder } from './order-states.ts';
 import { type TransactionView, transactionView } from './order-view.ts';
@@ -28,18 +19,17 @@ import {
   type NewOrderRows,
   type OrdersRepository,
   ordersRowWriter,
-  type Reservation,
   storedOrderRow,
   type TransactionRow,
 } from './orders-repository.ts';
 
 /**
  * Gift card orders on the one order path (modules/orders/): what they differ in. The checks of
- * `POST /orders` (the product, `order-request.ts`, the account), the price (`order-pricing.ts`; a
- * price too small to charge is answered after the customIdentifier check), the provider's request,
+ * `POST /orders` (`order-request.ts`: the product, its rules, the account), the price
+ * (`order-pricing.ts`; a price too small to charge is answered after the customIdentifier check),
  * the id with its customIdentifier check, the row and its sealed cards (written by the debits'
  * statement in a batch: `ordersRowWriter`), the state machine (`order-states.ts`) and the
- * Transaction resource. Live's provider is chosen per product (the code stock, the upstream, or a
+ * Transaction resource (`order-view.ts`). Live's provider is chosen per product (the code stock, the upstream, or a
  * refusal: 422 before anything is debited; decisions §7); a first step the upstream refused
  * (REFUSED) leaves the order refunded and answers the upstream's code.
  *
@@ -56,21 +46,10 @@ export interface GiftcardOrderDeps
   settings: OrderPathDeps<GiftcardOrderTypes>['settings'] & { maxQuantity: number; smsFeeUsd: string };
 }
 
-/** A `POST /orders` once checked. */
-interface CheckedGiftcardOrder {
-  account: AccountRow;
-  body: OrderBody;
-  product: CatalogEntry;
-  order: CheckedOrder;
-  /** Its id and customIdentifier check (`orders-repository.ts`). */
-  reservation: Reservation;
-}
-
 interface GiftcardOrderTypes {
   body: OrderBody;
   checked: CheckedGiftcardOrder;
   price: OrderPrice;
-  request: OrderRequest;
   order: OrderToFulfil;
   step: FulfilmentStep;
   first: FirstStep;
@@ -81,12 +60,17 @@ interface GiftcardOrderTypes {
 
 export function giftcardOrderAdapter(deps: GiftcardOrderDeps): OrderAdapter<GiftcardOrderTypes> {
   const { clock, ledger, accounts, repository, codec } = deps;
+  const states = { repository, ledger, codec, clock };
+  const checks = createOrderChecks({
+    catalog: deps.catalog,
+    accounts,
+    maxQuantity: deps.settings.maxQuantity,
+  });
   const pricer = createOrderPricer({
     catalog: deps.catalog,
     fx: deps.fx,
     smsFeeUsd: deps.settings.smsFeeUsd,
   });
-  const states = { repository, ledger, codec, clock };
   // a batch's ids and customIdentifier checks are one statement too
   const reserves = createGathering({
     gathers: ledger.inBatch,
@@ -101,34 +85,8 @@ export function giftcardOrderAdapter(deps: GiftcardOrderDeps): OrderAdapter<Gift
     referenceIndex: 'giftcard_transactions_custom_identifier',
     rowWriter: ordersRowWriter,
     repository,
-
-    async check(principal, body) {
-      const product = await deps.catalog.find(principal.environment, body.productId);
-      const order = checkOrder(body, product, deps.settings.maxQuantity);
-      const account = await activeAccount(accounts, principal.accountId);
-      const reservation = {
-        accountId: principal.accountId,
-        environment: principal.environment,
-        productId: product.productId,
-        customIdentifier: order.customIdentifier,
-      };
-      return { account, body, product, order, reservation };
-    },
-
-    price: (c) =>
-      pricer.price(c.product, c.order, c.body.quantity, c.account.currencyCode).catch((error) => {
-        if (error instanceof AppError) return error;
-        throw error;
-      }),
-
-    acceptRequest: (c) => ({
-      productId: c.product.productId,
-      preOrder: c.order.preOrder,
-      quantity: c.body.quantity,
-      unitPrice: c.order.unitPrice,
-    }),
-
-    tagOf: () => undefined,
+    check: checks.check,
+    price: pricer.price,
 
     async reserve(trx, c) {
       const { id, customIdentifierUsed } = await reserves.run(trx, c.reservation);
@@ -151,49 +109,46 @@ export function giftcardOrderAdapter(deps: GiftcardOrderDeps): OrderAdapter<Gift
 
     firstStep: (n, step) => firstStep(states, n.id, step),
 
-    rows(n) {
+    debit(n) {
       const { product, order, body, account, reservation } = n.checked;
       const { price, first, now } = n;
-      return {
-        row: {
-          id: n.id,
-          account_id: reservation.accountId,
-          environment: reservation.environment,
-          status: first?.status ?? 'PENDING',
-          product_id: product.productId,
-          product_name: product.productName,
-          country_code: product.countryCode,
-          brand_id: product.brandId,
-          brand_name: product.brandName,
-          quantity: body.quantity,
-          unit_price: order.unitPrice,
-          total_price: dec(order.unitPrice).times(body.quantity).toFixed(),
-          recipient_currency_code: product.recipientCurrencyCode,
-          currency_code: account.currencyCode,
-          sender_unit_price: price.senderUnitPrice.toFixed(),
-          amount: price.amount.toFixed(),
-          fee: price.fee.toFixed(),
-          discount: price.discount.toFixed(),
-          sms_fee: price.smsFee.toFixed(),
-          total_fee: price.totalFee.toFixed(),
-          custom_identifier: order.customIdentifier,
-          pre_ordered: order.preOrder,
-          sender_name: order.senderName,
-          recipient_email: order.recipientEmail,
-          recipient_phone: order.phone?.e164 ?? null,
-          recipient_phone_country: order.phone?.countryCode ?? null,
-          user_id: order.userId,
-          created_at: now,
-          updated_at: now,
-          // Without a first step, the worker takes the order from here.
-          next_check_at: first ? first.nextCheckAt : n.rescueAt,
-        },
-        cards: first?.cards ?? [],
+      const row = {
+        id: n.id,
+        account_id: reservation.accountId,
+        environment: reservation.environment,
+        status: first?.status ?? 'PENDING',
+        product_id: product.productId,
+        product_name: product.productName,
+        country_code: product.countryCode,
+        brand_id: product.brandId,
+        brand_name: product.brandName,
+        quantity: body.quantity,
+        unit_price: order.unitPrice,
+        total_price: dec(order.unitPrice).times(body.quantity).toFixed(),
+        recipient_currency_code: product.recipientCurrencyCode,
+        currency_code: account.currencyCode,
+        sender_unit_price: price.senderUnitPrice.toFixed(),
+        amount: price.amount.toFixed(),
+        fee: price.fee.toFixed(),
+        discount: price.discount.toFixed(),
+        sms_fee: price.smsFee.toFixed(),
+        total_fee: price.totalFee.toFixed(),
+        custom_identifier: order.customIdentifier,
+        pre_ordered: order.preOrder,
+        sender_name: order.senderName,
+        recipient_email: order.recipientEmail,
+        recipient_phone: order.phone?.e164 ?? null,
+        recipient_phone_country: order.phone?.countryCode ?? null,
+        user_id: order.userId,
+        created_at: now,
+        updated_at: now,
+        // Without a first step, the worker takes the order from here.
+        next_check_at: first ? first.nextCheckAt : n.rescueAt,
       };
+      // The order's row and cards are written with its debit: a batch's, in the debits' one statement.
+      const rows = { row, cards: first?.cards ?? [] };
+      return { amount: price.amount, reason: `gift card order ${n.id}`, rows };
     },
-
-    cost: (n) => n.price.amount,
-    debitReason: (n) => `gift card order ${n.id}`,
 
     async recheck(trx, c) {
       if (c.order.customIdentifier !== null && (await repository.customIdentifierUsed(trx, c.reservation))) {
@@ -204,11 +159,7 @@ export function giftcardOrderAdapter(deps: GiftcardOrderDeps): OrderAdapter<Gift
     stored: async (_trx, _n, rows, debit) => storedOrderRow(rows, debit),
     refund: (trx, row) => refundNewOrder(trx, states, row),
 
-    answer(_row, refusal) {
-      if (refusal) throw refusal;
-    },
-
-    view: (row) => transactionView(row),
+    view: transactionView,
 
     orderOf: (row, isFirstStep) => ({
       transactionId: row.id,

@@ -3,7 +3,7 @@ import { type Dec, dec, roundToMinor } from '../../../lib/money.ts';
 import type { Fx } from '../../reference/index.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
 import type { CatalogEntry } from '../catalog/product-view.ts';
-import type { CheckedOrder } from './order-request.ts';
+import type { CheckedGiftcardOrder, CheckedOrder } from './order-request.ts';
 
 /**
  * The price of a gift card order (decisions §5), in the account currency. `S` is the sender price
@@ -64,15 +64,18 @@ export function priceOrder(i: PricingInput): OrderPrice {
  * quantity: worked out once per such pair, not with a dozen Decimals per order. A RANGE price or an
  * SMS fee converts with the current rates, so those are priced each time.
  *
+ * `price` of a checked order returns (not throws) a price refused with an AppError: the order path
+ * answers it after the customIdentifier check, which a retried request must hear first.
+ *
  * @example
  * const pricer = createOrderPricer({ catalog, fx, smsFeeUsd: '0.10' });
- * await pricer.price(product, checkedOrder, 2, 'EUR'); // { amount, fee, discount, ... }
+ * await pricer.price(checked); // { amount, fee, discount, ... }, or the AppError refusing it
  */
 export function createOrderPricer(deps: { catalog: CatalogService; fx: Fx; smsFeeUsd: string }) {
   const { catalog, fx } = deps;
   const fixedPrices = new WeakMap<object, Map<string, OrderPrice>>();
 
-  async function price(product: CatalogEntry, order: CheckedOrder, quantity: number, currency: string) {
+  async function priceOf(product: CatalogEntry, order: CheckedOrder, quantity: number, currency: string) {
     const prices = await catalog.pricesOf(product, currency);
     if (product.denominationType !== 'FIXED' || order.phone) {
       return priceAnew(product, prices, order, quantity, currency);
@@ -120,5 +123,11 @@ export function createOrderPricer(deps: { catalog: CatalogService; fx: Fx; smsFe
     });
   }
 
-  return { price };
+  return {
+    price: (c: CheckedGiftcardOrder): Promise<OrderPrice | AppError> =>
+      priceOf(c.product, c.order, c.body.quantity, c.account.currencyCode).catch((error) => {
+        if (error instanceof AppError) return error;
+        throw error;
+      }),
+  };
 }

@@ -1,10 +1,8 @@
 import type { Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
-import { type Dec, dec } from '../../../lib/money.ts';
-import type { AccountRow } from '../../accounts/index.ts';
+import { dec } from '../../../lib/money.ts';
 import { createGathering } from '../../group-commit/index.ts';
 import {
-  activeAccount,
   createOrderPath,
   type FirstStep,
   type OrderAdapter,
@@ -12,10 +10,10 @@ import {
   type ProductDeps,
 } from '../../orders/index.ts';
 import type { OperatorSource } from '../catalog/live-operators.ts';
-import type { OperatorRecord } from '../catalog/operator-catalog.ts';
 import type { OperatorViews } from '../catalog/operator-view.ts';
-import type { TopupOrder, TopupProvider, TopupRequest, TopupStep } from '../fulfilment/provider.ts';
-import { parseAmount, priceTopup, type TopupPrice } from './order-pricing.ts';
+import type { TopupOrder, TopupProvider, TopupStep } from '../fulfilment/provider.ts';
+import { createTopupPricer, type TopupPrice } from './order-pricing.ts';
+import { type CheckedTopup, createTopupChecks } from './order-request.ts';
 import type { TopupBody } from './order-schemas.ts';
 import { applyStep, FINAL_STATES, initialState } from './order-states.ts';
 import { type TopupView, topupView } from './order-view.ts';
@@ -26,12 +24,11 @@ import type {
   TopupRow,
   TopupsRepository,
 } from './orders-repository.ts';
-import { checkRecipient, checkSenderPhone, type Recipient } from './recipient.ts';
 
 /**
  * Top-ups on the one order path (modules/orders/): what they differ in. The checks run in the order
- * a caller can fix them: amount format, account, operator, recipient and sender
- * (`recipient.ts`), then the amount rules and the money (`order-pricing.ts`). A provider that
+ * a caller can fix them (`order-request.ts`): amount format, account, operator, recipient and
+ * sender, then the amount rules and the money (`order-pricing.ts`). A provider that
  * answers from memory (the sandbox) is asked in the transaction, after the fast customIdentifier and
  * PHONE_RECENTLY_RECHARGED check (its test number 99993: 503). The row is written after the debit,
  * in a statement of its own with both checks again inside it (after the balance lock, so two
@@ -58,18 +55,6 @@ export interface TopupOrderDeps
   };
 }
 
-/** A `POST /topups` once checked. */
-interface CheckedTopup {
-  account: AccountRow;
-  body: TopupBody;
-  amount: Dec;
-  operator: OperatorRecord;
-  recipient: Recipient;
-  senderPhone: string | null;
-  /** Its customIdentifier and recipient checks (`orders-repository.ts`), less the time bound. */
-  checks: Omit<ConflictCheck, 'since' | 'nextId'>;
-}
-
 /** A top-up's first step from memory: the step itself, written with the row (`initialState`). */
 interface FirstTopupStep extends FirstStep {
   step: TopupStep;
@@ -79,7 +64,6 @@ interface TopupOrderTypes {
   body: TopupBody;
   checked: CheckedTopup;
   price: TopupPrice;
-  request: TopupRequest;
   order: TopupOrder;
   step: TopupStep;
   first: FirstTopupStep;
@@ -101,8 +85,14 @@ function refusalOf(c: { customIdentifierUsed: boolean; recentlyRecharged: boolea
 }
 
 export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrderTypes> {
-  const { clock, ledger, accounts, source, views, countries, repository, fx } = deps;
+  const { clock, ledger, repository } = deps;
   const states = { repository, ledger, clock };
+  const checks = createTopupChecks({
+    accounts: deps.accounts,
+    source: deps.source,
+    countries: deps.countries,
+  });
+  const pricer = createTopupPricer({ views: deps.views, fx: deps.fx });
   const recentMs = deps.settings.recentRechargeSeconds * 1000;
   const since = () => new Date(clock.now().getTime() - recentMs);
   // a batch's checks before the lock and its rows are each one statement (group-commit/gathering.ts)
@@ -131,42 +121,8 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
     referenceIndex: 'topup_custom_identifier_unique',
     rowWriter: null,
     repository,
-
-    async check(principal, body) {
-      const amount = parseAmount(body.amount);
-      const account = await activeAccount(accounts, principal.accountId);
-      const operator = (await source.of(principal.environment)).find(body.operatorId);
-      if (!operator) {
-        throw new AppError('RESOURCE_NOT_FOUND', `No operator ${body.operatorId}`, [
-          { field: 'operatorId', issue: 'unknown operator' },
-        ]);
-      }
-      if (!operator.status) throw new AppError('OPERATOR_UNAVAILABLE_OR_CURRENTLY_INACTIVE');
-      const recipient = checkRecipient(operator, body, countries);
-      const senderPhone = checkSenderPhone(body.senderPhone, countries);
-      const checks = {
-        accountId: principal.accountId,
-        environment: principal.environment,
-        customIdentifier: body.customIdentifier ?? null,
-        recipient: recipient.phone,
-      };
-      return { account, body, amount, operator, recipient, senderPhone, checks };
-    },
-
-    price: async (c) =>
-      priceTopup({
-        operator: c.operator,
-        sender: await views.senderAmounts(c.operator, c.account.currencyCode),
-        amount: c.amount,
-        useLocalAmount: c.body.useLocalAmount ?? false,
-        accountCountry: c.account.countryCode,
-        fx,
-      }),
-
-    acceptRequest: (c) => ({ operatorId: c.operator.operatorId, subscriber: c.recipient.subscriber }),
-
-    // two top-ups to one number never run side by side: each must see the other in its recent check
-    tagOf: (c) => c.recipient.phone ?? c.recipient.email ?? undefined,
+    check: checks.check,
+    price: pricer.price,
 
     async reserve(trx, c) {
       // A fast answer before the balance checks, with the id (a sequence needs no lock) in the same
@@ -200,11 +156,13 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
       refusal: step.status === 'REFUSED' ? step.error : null,
     }),
 
-    // written after the debit (`stored`), with the checks that must see what committed meanwhile
-    rows: () => null,
-
-    cost: (n) => n.price.cost,
-    debitReason: (n) => `top-up ${n.id} to ${n.checked.operator.name}`,
+    // no rows with the debit: the row is written after it (`stored`), with the checks that must
+    // see what committed while the batch waited for the lock
+    debit: (n) => ({
+      amount: n.price.cost,
+      reason: `top-up ${n.id} to ${n.checked.operator.name}`,
+      rows: null,
+    }),
 
     async recheck(trx, c) {
       const refusal = refusalOf(await repository.conflicts(trx, { ...c.checks, since: since() }));
@@ -266,16 +224,16 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
       }
     },
 
-    view: (row, baseUrl) => topupView(row, baseUrl),
+    view: topupView,
 
     // live's operators read before the transaction (at most every 30 s): `orderOf`'s `peek` needs them
-    beforeStep: () => source.of('live'),
+    beforeStep: () => deps.source.of('live'),
 
     orderOf: (row, isFirstStep) => ({
       transactionId: row.id,
       operatorId: row.operator_id,
       subscriber: subscriberOf(row),
-      pin: source.peek(row.environment).find(row.operator_id)?.pin ?? false,
+      pin: deps.source.peek(row.environment).find(row.operator_id)?.pin ?? false,
       deliveredValue: `${dec(row.delivered_amount).toFixed()} ${row.delivered_currency_code}`,
       createdAt: row.created_at,
       requestedAmount: dec(row.requested_amount).toFixed(),
