@@ -43,6 +43,13 @@ const NUMERIC_OVERRIDES: Readonly<Record<string, number>> = { XK: 900 };
 const CURRENCY_OVERRIDES: Readonly<Record<string, string>> = { PA: 'USD', ZW: 'USD' };
 /** Where the source calling code is wrong (world-countries gives UM the code of Eswatini). */
 const CALLING_CODE_OVERRIDES: Readonly<Record<string, readonly string[]>> = { UM: ['+1'] };
+/**
+ * Country names as the live service answers them, where they differ from `countries-list` (which
+ * follows ISO 3166's newer short names): its official clients' recorded answers (`@reloadly/reloadly.airtime`'s
+ * own tests expect "Turkey") are what existing clients compare with.
+ */
+const SERVICE_COUNTRY_NAMES: Record<string, string> = { TR: 'Turkey' };
+
 /** Short country labels used in product names; other countries use their name. */
 const PRODUCT_LABELS: Readonly<Record<string, string>> = { US: 'US', GB: 'UK', AE: 'UAE' };
 /** Default issuing country of a global product, by currency. */
@@ -257,7 +264,7 @@ function buildCountries(): CountrySeed[] {
     const lc = listCurrency(currencyCode);
     out.push({
       isoName: iso,
-      name: listed.name,
+      name: SERVICE_COUNTRY_NAMES[iso] ?? listed.name,
       continent: continents[listed.continent],
       currencyCode,
       currencyName: wc?.name ?? lc?.name ?? currencyCodes.code(currencyCode)?.currency ?? currencyCode,

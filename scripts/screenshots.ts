@@ -5,6 +5,7 @@
  * sandbox orders so the pages have something to show, and saves one PNG per page.
  *
  *   npx tsx scripts/screenshots.ts
+ *   npx tsx scripts/screenshots.ts recipient   # only a gift card recipient's e-mail and redeem page
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import {
 } from '../test/dashboard/browser.ts';
 import { AUDIENCES, type ServerProcess, startServerProcess } from '../test/harness/server-process.ts';
 import { ensurePostgresTemplate } from '../test/harness/templates.ts';
+import { startMailServer } from '../test/messaging/mail-server.ts';
 
 const OUT = join(import.meta.dirname, '..', 'docs', 'screenshots');
 
@@ -85,8 +87,86 @@ async function importStock(server: ServerProcess) {
   });
 }
 
+/**
+ * What a gift card's recipient sees: the e-mail (as a mail client shows its HTML part, from a real
+ * SMTP server) and the redeem page at a phone's width, before and after the reveal; and the console's
+ * Outbox with it.
+ */
+async function recipientScreenshots(browser: Awaited<ReturnType<typeof launchBrowser>>) {
+  const mail = await startMailServer();
+  const server = await startServerProcess({ SMTP_URL: mail.url, MESSAGE_POLL_MS: '200' });
+  try {
+    await admin(server, 'POST', '/products/1840/stock', {
+      csv: 'cardNumber,pinCode,faceValue\n6011000990139424,4412,50\n',
+    });
+    await admin(server, 'PUT', '/products/1840/provider', { provider: 'stock' });
+    const shop = await admin(server, 'POST', '/accounts', {
+      name: 'Gift Shop',
+      currency: 'USD',
+      country: 'US',
+      environment: 'live',
+      fund: 500,
+    });
+    const token = await server.http.post('/auth/oauth/token', {
+      client_id: shop.clientId,
+      client_secret: shop.clientSecret,
+      grant_type: 'client_credentials',
+      audience: AUDIENCES.giftcardsLive,
+    });
+    await server.http.post(
+      '/giftcards/orders',
+      { productId: 1840, quantity: 1, unitPrice: 50, senderName: 'Ada', recipientEmail: 'grace@example.org' },
+      { token: token.body.access_token },
+    );
+    for (let i = 0; i < 100 && mail.received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    const email = mail.received[0];
+    if (!email) throw new Error('no e-mail arrived');
+    const context = await browser.newContext({
+      ignoreHTTPSErrors: true,
+      baseURL: server.url,
+      viewport: { width: 640, height: 800 },
+    });
+    const page = await context.newPage();
+    await page.setContent(String(email.mail.html));
+    await page.screenshot({ path: join(OUT, 'recipient-email.png'), fullPage: true });
+    const path = /https:\/\/localhost(\/r\/[\w-]+)/.exec(email.mail.text ?? '')?.[1] as string;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(path);
+    await page.screenshot({ path: join(OUT, 'redeem-page.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Show my gift card code' }).click();
+    await page.getByRole('heading', { name: 'Your code' }).waitFor();
+    await page.screenshot({ path: join(OUT, 'redeem-page-revealed.png'), fullPage: true });
+    await context.close();
+    // the console's Outbox, where an operator sees that e-mail go (its link masked)
+    const invited = await admin(server, 'POST', '/operators', { email: 'ops@example.com' });
+    const operator = await newContext(browser, server);
+    const ops = await operator.newPage();
+    await acceptInvitation(ops, server, invited.link, 'operator passphrase');
+    await signIn(ops, '/console', 'ops@example.com', 'operator passphrase');
+    await ops.goto('/console/#/outbox');
+    await ops.locator('article.message').first().waitFor();
+    await ops.screenshot({ path: join(OUT, 'console-outbox.png'), fullPage: true });
+    await operator.close();
+  } finally {
+    await server.cleanup();
+    await mail.close();
+  }
+}
+
 async function main() {
   if (!hasChromium) throw new Error('chromium is not installed at /usr/bin/chromium');
+  if (process.argv[2] === 'recipient') {
+    await ensurePostgresTemplate();
+    const browser = await launchBrowser();
+    try {
+      await mkdir(OUT, { recursive: true });
+      await recipientScreenshots(browser);
+      process.stdout.write(`screenshots saved in ${OUT}\n`);
+    } finally {
+      await browser.close();
+    }
+    return;
+  }
   await ensurePostgresTemplate();
   const [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
   try {

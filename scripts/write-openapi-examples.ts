@@ -112,6 +112,15 @@ await g.run({
   op: 'GET /orders/transactions/{transactionId}/cards',
   path: { transactionId: order.transactionId },
 });
+await g.run({
+  op: 'POST /orders/transactions/{transactionId}/deliveries',
+  path: { transactionId: order.transactionId },
+  body: { recipientEmail: 'ada.lovelace@example.com' },
+});
+await g.run({
+  op: 'GET /orders/transactions/{transactionId}/deliveries',
+  path: { transactionId: order.transactionId },
+});
 await g.run({ op: 'GET /reports/transactions', query: { size: 3 } });
 await g.run({
   op: 'GET /reports/transactions/{transactionId}',

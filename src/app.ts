@@ -29,12 +29,14 @@ import { validatorCompiler } from './http/validation.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
 import { TOKEN_API_DOCS, tokenRoutes } from './modules/auth/index.ts';
+import { backupRoutes } from './modules/backup/index.ts';
 import { catalogSyncAdminRoutes } from './modules/catalog-sync/index.ts';
 import {
   catalogAdminRoutes,
   GIFTCARD_API_DOCS,
   GIFTCARDS_DEFAULT_SCOPE,
   giftcardRoutes,
+  redeemRoutes,
   stockAdminRoutes,
 } from './modules/giftcards/index.ts';
 import { metricsRoute } from './modules/metrics/metrics.ts';
@@ -230,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       upstreamAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.upstreams);
       webhookAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.webhooks.service);
       catalogSyncAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.catalogSync);
+      backupRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.backups);
       webAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), {
         users: services.web.users,
         accounts: services.accounts,
@@ -254,6 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           openapi,
           errorsUrl: docsUrl,
           dashboardUrl: config.dashboardUrl,
+          delivery: services.giftcards.delivery,
         });
       },
       { prefix: MOUNTS[page] },
@@ -270,6 +274,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: SHARED_MOUNT },
   );
+
+  // A gift card's redeem page (/r/{token}) on every host: plain HTML forms, so a form parser of its own.
+  await app.register(async (redeem) => redeemRoutes(redeem, services.giftcards.delivery.redeem), {
+    prefix: `${SHARED_MOUNT}/r`,
+  });
 
   // Kept answers are sent before Fastify runs at all (http/fast-lane.ts), on the HTTPS server only.
   if (deps.https) {

@@ -58,6 +58,22 @@ const redisUrl: Parser<string> = (raw) => {
   return raw;
 };
 
+const mailUrl: Parser<string> = (raw) => {
+  if (!/^smtps?:\/\/[^\s/]+(:\d+)?\/?$/.test(raw))
+    throw new Error(
+      `expected smtp://user:pass@host:port or smtps://..., got "${raw.replace(/:[^:@/]*@/, ':***@')}"`,
+    );
+  return raw;
+};
+
+const smsUrl: Parser<string> = (raw) => {
+  if (!/^(smpp|ssmpp|twilio):\/\/[^\s/?]+\/?(\?bind=(transceiver|transmitter))?$/.test(raw))
+    throw new Error(
+      `expected smpp://system_id:password@host:port or twilio://SID:TOKEN@api.twilio.com, got "${raw.replace(/:[^:@/]*@/, ':***@')}"`,
+    );
+  return raw;
+};
+
 const list: Parser<string[]> = (raw) =>
   raw
     .split(',')
@@ -310,6 +326,53 @@ export const SETTINGS = {
     "How often the worker syncs the live catalogue from each product's upstream, minutes (decimals allowed); 0: never (only `airgift catalog sync`).",
     '60',
   ),
+  smtpUrl: setting(
+    'SMTP_URL',
+    mailUrl,
+    "Mail server for every e-mail airgift sends: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://… (implicit TLS); unset: e-mails are rendered and kept, not sent (the console's Outbox shows them).",
+  ),
+  smtpFrom: setting(
+    'SMTP_FROM',
+    text,
+    'From of every e-mail, "Name <address>"; an account\'s display name replaces the name on its gift cards\' e-mails.',
+    'airgift <no-reply@localhost>',
+  ),
+  smtpPoolSize: setting('SMTP_POOL_SIZE', integer(1, 100), 'Connections kept open to SMTP_URL.', '5'),
+  smtpDkimDomain: setting(
+    'SMTP_DKIM_DOMAIN',
+    text,
+    'DKIM: the signing domain (d=); with the two below, e-mails are signed.',
+  ),
+  smtpDkimSelector: setting('SMTP_DKIM_SELECTOR', text, 'DKIM: the selector (s=).'),
+  smtpDkimKeyFile: setting('SMTP_DKIM_KEY_FILE', text, 'DKIM: PEM file of the private key.'),
+  smsUrl: setting(
+    'SMS_URL',
+    smsUrl,
+    'SMS service: smpp://system_id:password@host:2775 (SMPP 3.4) or twilio://ACCOUNT_SID:AUTH_TOKEN@api.twilio.com; unset: text messages are rendered and kept, not sent.',
+  ),
+  smsFrom: setting(
+    'SMS_FROM',
+    text,
+    'Sender id of text messages (a number, or up to 11 letters and digits).',
+    'airgift',
+  ),
+  messagingCaFile: setting(
+    'MESSAGING_CA_FILE',
+    text,
+    'PEM file of extra CA certificates trusted for the mail server and the SMS API (a private CA).',
+  ),
+  messagePollMs: setting(
+    'MESSAGE_POLL_MS',
+    integer(100, 3_600_000),
+    'How often the worker looks for e-mails and text messages that are due, milliseconds.',
+    '1000',
+  ),
+  redeemLinkDays: setting(
+    'REDEEM_LINK_DAYS',
+    integer(1, 3650),
+    "Gift cards: how long the link in a recipient's message opens the redeem page, days.",
+    '90',
+  ),
   redisUrl: setting(
     'REDIS_URL',
     redisUrl,
@@ -420,6 +483,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.cardCodesKey !== undefined && Buffer.from(config.cardCodesKey, 'base64').length !== 32) {
     problems.push('CARD_CODES_KEY: expected 32 bytes, base64-encoded (openssl rand -base64 32)');
+  }
+  const dkim = [config.smtpDkimDomain, config.smtpDkimSelector, config.smtpDkimKeyFile];
+  if (dkim.some((v) => v !== undefined) && dkim.some((v) => v === undefined)) {
+    problems.push('SMTP_DKIM_DOMAIN, SMTP_DKIM_SELECTOR and SMTP_DKIM_KEY_FILE go together');
   }
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

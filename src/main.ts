@@ -108,6 +108,14 @@ async function main() {
       'webhook endpoint disabled: tell the account',
     ),
   );
+  // never the message's text, link or code: its id, kind, channel and what became of it
+  runtime.services.messaging.onOutcome((message, status, error) => {
+    if (status === 'failed' || status === 'unsent' || error)
+      app.log.warn(
+        { messageId: message.id, kind: message.kind, channel: message.channel, status, error },
+        'message not sent',
+      );
+  });
   runtime.services.worker.start(workerError);
 
   installShutdown({
@@ -120,6 +128,7 @@ async function main() {
     steps: [
       { name: 'background worker', run: () => runtime.services.worker.stop() },
       { name: 'upstream clients', run: () => runtime.services.upstreams.close() },
+      { name: 'mail and SMS connections', run: () => runtime.services.messaging.close() },
       { name: 'rate limiter', run: () => runtime.rateLimiter.close() },
       {
         name: 'database',

@@ -59,7 +59,7 @@ export async function openRuntime(config: Config, clock: Clock, db?: Db): Promis
     fresh,
     where: config.cardCodesKey ? 'CARD_CODES_KEY' : join(config.dataDir, 'card-codes.key'),
   });
-  const bases = createBaseRouter(basesFromConfig(config));
+  const bases = createBaseRouter(basesFromConfig(config), { publicUrl: config.publicUrl });
   const services = createServices({
     config,
     db: database,

@@ -11,10 +11,12 @@ import type { Clock } from './lib/clock.ts';
 import { derivedKey, textSealer } from './lib/sealed-text.ts';
 import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
+import { createBackupService } from './modules/backup/index.ts';
 import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
 import { createGiftcardServices } from './modules/giftcards/index.ts';
 import { createGroupCommit } from './modules/group-commit/index.ts';
 import { BALANCE_CHANNEL, createBalanceCache, createLedger } from './modules/ledger/index.ts';
+import { createMessaging } from './modules/messaging/index.ts';
 import { createMetrics } from './modules/metrics/metrics.ts';
 import { metricsRepository } from './modules/metrics/metrics-repository.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
@@ -28,6 +30,7 @@ import {
   createWorker,
   giftcardFulfilmentJob,
   leaseOwner,
+  messageDeliveryJob,
   topupCompletionJob,
   webhookDeliveryJob,
 } from './worker/index.ts';
@@ -96,9 +99,41 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     timeoutMs: config.upstreamTimeoutSeconds * 1000,
     recheckMs: config.upstreamRecheckMs,
   });
+  // e-mails and text messages: one outbox, sent by the worker (modules/messaging)
+  const messaging = createMessaging({
+    db: db.kysely,
+    clock,
+    settings: {
+      smtpUrl: config.smtpUrl,
+      smtpFrom: config.smtpFrom,
+      smtpPoolSize: config.smtpPoolSize,
+      dkim:
+        config.smtpDkimDomain && config.smtpDkimSelector && config.smtpDkimKeyFile
+          ? {
+              domain: config.smtpDkimDomain,
+              selector: config.smtpDkimSelector,
+              keyFile: config.smtpDkimKeyFile,
+            }
+          : undefined,
+      smsUrl: config.smsUrl,
+      smsFrom: config.smsFrom,
+      ca: config.messagingCaFile ? readFileSync(config.messagingCaFile, 'utf8') : undefined,
+    },
+  });
   // Both products are built from the same deps; the redeem codes' codec seals cards and PIN vouchers.
   const codec = cardCodec(() => cardCodesKey(config.cardCodesKey, config.dataDir));
-  const products = { config, db: db.kysely, clock, ledger, accounts, fx, countries, upstreams, codec };
+  const products = {
+    config,
+    db: db.kysely,
+    clock,
+    ledger,
+    accounts,
+    fx,
+    countries,
+    upstreams,
+    codec,
+    messaging,
+  };
   const giftcards = createGiftcardServices(products);
   const topups = createTopupServices(products);
   changes.onChange('catalog', () => {
@@ -108,6 +143,12 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   });
   const web = createWebServices({
     upstreams,
+    messaging,
+    // the links of e-mailed invitations and password resets, sealed in their messages
+    messageSealer: textSealer(
+      derivedKey(() => cardCodesKey(config.cardCodesKey, config.dataDir), 'airgift message secrets'),
+    ),
+    dashboardUrl: config.dashboardUrl,
     db: db.kysely,
     clock,
     config,
@@ -157,6 +198,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     render: {
       giftcardOrder: (accountId, environment, id) =>
         giftcards.reports.get(asAccount(accountId, environment), id),
+      giftcardDelivery: (accountId, environment, id) =>
+        giftcards.delivery.deliveryOf(accountId, environment, id),
       topup: async (accountId, environment, id) =>
         topupView(await topups.reports.get(asAccount(accountId, environment), id), topupsBase(environment)),
     },
@@ -169,6 +212,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       giftcardFulfilmentJob(giftcards.orders, leases, config.fulfilmentPollMs),
       topupCompletionJob(topups.orders, leases, config.topupWorkerIntervalMs),
       webhookDeliveryJob(webhooks, leases, config.webhookPollMs),
+      messageDeliveryJob(messaging, leases, config.messagePollMs),
       ...(Number(config.upstreamSyncMinutes) > 0
         ? [catalogueSyncJob(catalogSync, Number(config.upstreamSyncMinutes))]
         : []),
@@ -176,6 +220,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   });
   // request counts and latencies, orders, the job queue: GET /metrics on the admin base
   const metrics = createMetrics({ repo: metricsRepository(db.kysely), clock });
+  // the admin API's consistent backup (GET /backup): the database's rows and DATA_DIR's keys
+  const backups = createBackupService({ db, config, clock });
   return {
     ledger,
     accounts,
@@ -186,12 +232,14 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     topups,
     upstreams,
     webhooks,
+    messaging,
     catalogSync,
     web,
     worker,
     changes,
     clock,
     metrics,
+    backups,
   };
 }
 

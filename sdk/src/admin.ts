@@ -1,5 +1,6 @@
 import { type CommonOptions, DEFAULT_SERVER_URL, type RequestOptions } from './options.js';
 import { iterateArrayPages } from './paging.js';
+import { type WithRequestId, withRequestId } from './request-id.js';
 import { type Query, Transport } from './transport.js';
 
 export type Environment = 'live' | 'sandbox';
@@ -344,6 +345,11 @@ const enc = encodeURIComponent;
  * const acme = await admin.accounts.create({ name: 'acme', currency: 'USD', country: 'US', environment: 'sandbox', fund: 100 });
  * await admin.accounts.fund(acme.accountId, { environment: 'sandbox', amount: 50, reason: 'wire 2026-11-22' });
  */
+/** A backup being downloaded: the gzip'd file's bytes, as the server sends them. */
+export interface BackupDownload {
+  stream: ReadableStream<Uint8Array>;
+}
+
 /** A user of the dashboard (a customer of one account) or of the console (an operator). */
 export interface WebUser {
   userId: number;
@@ -625,6 +631,32 @@ export class Admin {
      */
     audit: () =>
       this.get<{ discrepancies: LedgerDiscrepancy[]; orders: LedgerOrderMismatch[] }>('/ledger/audit'),
+  };
+
+  readonly backup = {
+    /**
+     * `GET /backup`: a consistent backup of the server's database and key files, as a stream of the
+     * gzip'd file (write it to disk; `airgift backup --out FILE` does, and `airgift restore --from
+     * FILE` restores it). It holds the keys and the sealed codes: store it as safely as the keys.
+     * The server writes the whole backup before it answers: give a large database a `timeoutMs` to
+     * match (`admin.with({ timeoutMs: 0 })`). Not retried.
+     */
+    download: async (options: { withoutKeys?: boolean } = {}): Promise<WithRequestId<BackupDownload>> => {
+      const call = {
+        method: 'GET' as const,
+        path: '/backup',
+        query: { withoutKeys: options.withoutKeys ? true : undefined },
+        retryable: false,
+        stream: true,
+        options: {
+          ...this.callOptions,
+          headers: { ...this.callOptions?.headers, accept: 'application/gzip' },
+        },
+      };
+      const answer = await this.http.send(call);
+      if (answer.status < 200 || answer.status >= 300 || !answer.stream) throw this.http.error(answer, call);
+      return withRequestId({ stream: answer.stream }, answer.requestId);
+    },
   };
 
   /**

@@ -131,6 +131,36 @@ export interface GiftCardTransaction {
  * One redeem code. The server sends the codes as JSON numbers of any length (or as strings when
  * they are not all digits); the SDK always hands them over as strings with the exact characters.
  */
+/** One message to an order's recipient (`GET|POST /orders/transactions/{id}/deliveries`). */
+export interface Delivery {
+  deliveryId: number;
+  transactionId: number;
+  /** giftcard_email: the e-mail with the link; link_sms: the link by SMS; code_sms: a one-time code. */
+  kind: 'giftcard_email' | 'link_sms' | 'code_sms';
+  channel: 'email' | 'sms';
+  address: string;
+  /** captured: a sandbox message, rendered and kept, never sent. */
+  status: 'queued' | 'sent' | 'delivered' | 'failed' | 'captured';
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  sentAt: string | null;
+}
+
+export interface Deliveries {
+  transactionId: number;
+  deliveries: Delivery[];
+  /** Each reveal of the code on the redeem page. */
+  reveals: { revealedAt: string; ipAddress: string | null }[];
+}
+
+/** A resend, optionally to a corrected address. */
+export interface ResendRequest {
+  recipientEmail?: string;
+  recipientPhoneDetails?: { countryCode: string; phoneNumber: string };
+}
+
 export interface RedeemCode {
   cardNumber: string;
   pinCode: string;

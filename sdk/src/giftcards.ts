@@ -3,6 +3,7 @@ import type {
   BrandRedeemInstruction,
   Category,
   Country,
+  Deliveries,
   Discount,
   GiftCardFxRate,
   GiftCardTransaction,
@@ -13,6 +14,7 @@ import type {
   ProductRedeemInstruction,
   ProductsQuery,
   RedeemCode,
+  ResendRequest,
 } from './giftcards-types.js';
 import { parseWithExactNumbers } from './lossless-json.js';
 import type { ClientOptions, RequestOptions } from './options.js';
@@ -154,6 +156,30 @@ export class GiftCards extends ProductClient {
       }));
       return withRequestId(cards, parsed.requestId);
     },
+  };
+
+  readonly deliveries = {
+    /** `GET /orders/transactions/{transactionId}/deliveries`: what went to the recipient, and the reveals. */
+    list: (transactionId: number | string, options?: RequestOptions): R<Deliveries> =>
+      this.get(`/orders/transactions/${enc(transactionId)}/deliveries`, undefined, options),
+    /**
+     * `POST /orders/transactions/{transactionId}/deliveries`: sends the recipient's message again with a
+     * new link (the older ones stop working), optionally to a corrected address; once per 30 s per order.
+     *
+     * @example
+     * await giftcards.deliveries.resend(order.transactionId, { recipientEmail: 'grace@example.org' });
+     */
+    resend: (
+      transactionId: number | string,
+      request: ResendRequest = {},
+      options?: RequestOptions,
+    ): R<Deliveries> =>
+      this.http.json<Deliveries>({
+        method: 'POST',
+        path: `/orders/transactions/${enc(transactionId)}/deliveries`,
+        body: request,
+        options,
+      }),
   };
 
   readonly transactions = {

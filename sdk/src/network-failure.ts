@@ -125,8 +125,9 @@ export class AttemptSignal {
     return this.controller.signal;
   }
 
-  dispose(): void {
+  /** `keepCaller`: the caller's signal still aborts the fetch (a body being streamed to the caller). */
+  dispose(keepCaller = false): void {
     if (this.timer !== null) clearTimeout(this.timer);
-    this.caller?.removeEventListener('abort', this.onCallerAbort);
+    if (!keepCaller) this.caller?.removeEventListener('abort', this.onCallerAbort);
   }
 }

@@ -15,6 +15,11 @@ export interface FetchResponse {
   status: number;
   headers: { get(name: string): string | null };
   text(): Promise<string>;
+  /**
+   * The body as a `ReadableStream` of bytes; read only by downloads (`Admin.backup.download`). Typed
+   * loosely: the platform's and undici's stream types do not match each other.
+   */
+  body?: unknown;
 }
 
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;

@@ -17,6 +17,8 @@ export interface Call {
   retryable?: boolean;
   /** The caller's per-call options (signal, timeout, headers, attempts). */
   options?: RequestOptions;
+  /** A download: a 2xx answer's body is handed over as a stream, unread (`Answer.stream`). */
+  stream?: boolean;
 }
 
 /** A raw answer with what the retry loop learnt on its way. */
@@ -26,6 +28,8 @@ export interface Answer {
   requestId: string | null;
   /** Attempts made, the last included (token refreshes not counted). */
   attempts: number;
+  /** A download's body (`Call.stream`), when the answer is 2xx. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 /** Supplies a bearer token; `invalidate` drops a token the server called expired. */
@@ -107,6 +111,7 @@ export class Transport {
       let text: string;
       let requestId: string | null;
       let retryAfter: string | null;
+      let stream: ReadableStream<Uint8Array> | undefined;
       const attemptSignal = new AttemptSignal(timeoutMs, options.signal);
       try {
         const response = await this.fetch(url, {
@@ -118,7 +123,11 @@ export class Transport {
         status = response.status;
         requestId = response.headers.get('x-request-id');
         retryAfter = response.headers.get('retry-after');
-        text = await response.text();
+        if (call.stream && status >= 200 && status < 300) {
+          if (!response.body) throw new TypeError('this fetch gives no response body stream');
+          stream = response.body as ReadableStream<Uint8Array>;
+          text = '';
+        } else text = await response.text();
       } catch (error) {
         if (options.signal?.aborted) throw aborted(call, url, options.signal.reason);
         const failure = describeNetworkFailure(error, attemptSignal.timedOut, timeoutMs);
@@ -136,7 +145,8 @@ export class Transport {
           cause: error,
         });
       } finally {
-        attemptSignal.dispose();
+        // The timeout covers the wait for the answer; the caller's signal also its streamed body.
+        attemptSignal.dispose(stream !== undefined);
       }
 
       if (status === 401 && token && !refreshedToken && errorCodeOf(text) === 'TOKEN_EXPIRED') {
@@ -153,7 +163,7 @@ export class Transport {
           continue;
         }
       }
-      return { status, text, requestId, attempts: attempt };
+      return { status, text, requestId, attempts: attempt, ...(stream && { stream }) };
     }
   }
 

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { addAccountCommands } from './account-commands.ts';
+import { addBackupCommands } from './backup-commands.ts';
 import { addCatalogCommands } from './catalog-commands.ts';
 import type { Run } from './command-parts.ts';
 import { addStockCommands } from './stock-commands.ts';
@@ -10,7 +11,7 @@ import { addWebhookCommands } from './webhook-commands.ts';
 const ENVIRONMENT_HELP = `
 Server: AIRGIFT_URL (default https://localhost:8443; the admin API is its /admin, or AIRGIFT_ADMIN_URL).
 Admin key: AIRGIFT_ADMIN_KEY, or DATA_DIR/admin.key. CA: AIRGIFT_CA_FILE, or DATA_DIR/tls/ca.crt.
-DATA_DIR defaults to ./data, where npm start keeps them.`;
+DATA_DIR defaults to ./data, where npm start keeps them. restore reads DATA_DIR and DATABASE_URL as the server does.`;
 
 /**
  * The `airgift` command tree: each command declares its own arguments and options, from which
@@ -35,5 +36,6 @@ export function buildProgram(run: Run): Command {
   addUpstreamCommands(program, run);
   addWebhookCommands(program, run);
   addWebCommands(program, run);
+  addBackupCommands(program, run);
   return program;
 }

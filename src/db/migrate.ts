@@ -13,7 +13,11 @@ import type { Db } from './database.ts';
  * session that runs them all.
  */
 export const MIGRATIONS_DIR = join(PROJECT_ROOT, 'src', 'db', 'migrations');
-const LOCK_KEY = 42_012_026;
+/** The advisory lock the migrations run under (a restore takes it too). */
+export const MIGRATION_LOCK_KEY = 42_012_026;
+const SCHEMA_MIGRATIONS = `CREATE TABLE IF NOT EXISTS schema_migrations (
+          version text PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,
+          applied_at timestamptz NOT NULL DEFAULT now())`;
 
 export interface Migration {
   version: string;
@@ -41,13 +45,9 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
 export async function migrate(db: Db, migrations?: Migration[]): Promise<string[]> {
   const all = migrations ?? (await loadMigrations());
   return db.kysely.connection().execute(async (session) => {
-    await sql`SELECT pg_advisory_lock(${LOCK_KEY})`.execute(session);
+    await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(session);
     try {
-      await sql
-        .raw(`CREATE TABLE IF NOT EXISTS schema_migrations (
-          version text PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,
-          applied_at timestamptz NOT NULL DEFAULT now())`)
-        .execute(session);
+      await sql.raw(SCHEMA_MIGRATIONS).execute(session);
       const applied = await sql<{ version: string; checksum: string }>`
         SELECT version, checksum FROM schema_migrations WHERE version <> ${''}`.execute(session);
       const done = new Map(applied.rows.map((r) => [r.version, r.checksum]));
@@ -62,8 +62,7 @@ export async function migrate(db: Db, migrations?: Migration[]): Promise<string[
           }
           continue;
         }
-        const record = `INSERT INTO schema_migrations (version, name, checksum) VALUES ('${m.version}', '${m.name}', '${m.checksum}')`;
-        const script = `BEGIN;\n${m.sql}\n;\n${record};\nCOMMIT;`;
+        const script = `BEGIN;\n${withRecord(m)};\nCOMMIT;`;
         // A migration is several statements: node-postgres sends a query without parameters as one
         // simple-protocol script; Kysely's PGlite dialect sends one statement per query, so PGlite
         // runs the script with exec (its single session is the one holding the lock).
@@ -79,7 +78,21 @@ export async function migrate(db: Db, migrations?: Migration[]): Promise<string[
         .catch(() => undefined);
       throw error;
     } finally {
-      await sql`SELECT pg_advisory_unlock(${LOCK_KEY})`.execute(session);
+      await sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(session);
     }
   });
+}
+
+/** A migration's statements followed by its row in `schema_migrations`. */
+function withRecord(m: Migration): string {
+  return `${m.sql}\n;\nINSERT INTO schema_migrations (version, name, checksum) VALUES ('${m.version}', '${m.name}', '${m.checksum}')`;
+}
+
+/**
+ * `migrations` as one script without transaction control, for a caller that runs it inside a
+ * transaction of its own: a restore creates the schema and loads the rows in one transaction, so a
+ * failed restore leaves the database as empty as it found it.
+ */
+export function migrationsScript(migrations: Migration[]): string {
+  return [SCHEMA_MIGRATIONS, ...migrations.map(withRecord)].join(';\n');
 }

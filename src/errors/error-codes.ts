@@ -146,6 +146,11 @@ export const ERROR_CODES = {
     message: 'The operator is not in service.',
     fix: 'On live, top-ups need a fulfilment provider and this server has none configured: no operator will work, and nothing was debited. Use the sandbox base, or ask the operator of this server to configure live fulfilment.',
   },
+  DELIVERY_RESEND_TOO_SOON: {
+    status: 429,
+    message: "The order's recipient was resent its message less than 30 seconds ago.",
+    fix: 'Wait 30 seconds between resends of one order; GET its deliveries to see what went.',
+  },
   RATE_LIMIT_REACHED: {
     status: 429,
     message: 'Too many requests.',

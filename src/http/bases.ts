@@ -38,6 +38,8 @@ export const SHARED_MOUNT = '/_shared';
 const UNMATCHED_MOUNT = '/_unmatched';
 /** The paths of the shared mount: the error docs (page and stylesheet) and the two probes. */
 const SHARED_PATHS = ['/docs/errors', '/docs/errors.css', '/health', '/ready'];
+/** A gift card's redeem page, `/r/{token}`, answered on every host (modules/giftcards/delivery). */
+export const REDEEM_PATH = '/r/';
 
 export function basesFromConfig(config: Config): Base[] {
   const make = (kind: BaseKind, environment: Environment | null, url: string): Base => {
@@ -78,7 +80,9 @@ export interface BaseRouter {
  * server (127.0.0.1 instead of localhost, say), so one-host deployments work whatever name the
  * client uses; a base without a prefix owns its host and matches on that host only.
  */
-export function createBaseRouter(bases: Base[]): BaseRouter {
+export function createBaseRouter(bases: Base[], options: { publicUrl?: string } = {}): BaseRouter {
+  // the redeem page under PUBLIC_URL's path too (https://example.com/airgift/r/{token}), as its links say
+  const publicPrefix = options.publicUrl ? new URL(options.publicUrl).pathname.replace(/\/+$/, '') : '';
   const byLength = [...bases].sort((a, b) => b.prefix.length - a.prefix.length);
   const underPrefix = (path: string, prefix: string) =>
     prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
@@ -97,7 +101,12 @@ export function createBaseRouter(bases: Base[]): BaseRouter {
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
       const query = q === -1 ? '' : url.slice(q);
-      if (SHARED_PATHS.includes(path)) return { base: null, url: `${SHARED_MOUNT}${url}` };
+      if (SHARED_PATHS.includes(path) || path.startsWith(REDEEM_PATH)) {
+        return { base: null, url: `${SHARED_MOUNT}${url}` };
+      }
+      if (publicPrefix && path.startsWith(`${publicPrefix}${REDEEM_PATH}`)) {
+        return { base: null, url: `${SHARED_MOUNT}${url.slice(publicPrefix.length)}` };
+      }
       const base = match(hostHeader, path);
       if (!base) return { base: null, url: `${UNMATCHED_MOUNT}${url}` };
       const rest = path.slice(base.prefix.length) || '/';

@@ -284,6 +284,12 @@ function operation(
   ];
   const responses: Record<string, unknown> = {};
   for (const [status, body] of Object.entries((schema.response ?? {}) as Record<string, unknown>)) {
+    // Fastify's form for other media types, `{ description, content: { 'application/gzip': { schema } } }`
+    const byMediaType = body as { description?: string; content?: Record<string, unknown> };
+    if (byMediaType.content) {
+      responses[status] = { description: byMediaType.description ?? 'OK', content: byMediaType.content };
+      continue;
+    }
     const recorded =
       example && String(example.response.status) === status ? example.response.body : undefined;
     responses[status] = {

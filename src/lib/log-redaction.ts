@@ -38,10 +38,11 @@ export const LOG_REDACT_PATHS = [
 export const LOG_REDACTION = { paths: LOG_REDACT_PATHS, censor: '[redacted]' };
 
 /**
- * airgift's own secret formats: client secrets (`sk_test_…`, `sk_live_…`), access tokens (JWTs) and
- * webhook signing secrets (`whsec_…`).
+ * airgift's own secret formats: client secrets (`sk_test_…`, `sk_live_…`), access tokens (JWTs),
+ * webhook signing secrets (`whsec_…`), and the token of a gift card's redeem link (`/r/<token>`).
  */
 const SECRET_SHAPES = [
+  /(?<=\/r\/)[A-Za-z0-9_-]{16,}/g,
   /\bsk_(?:test|live)_[A-Za-z0-9_-]{8,}/g,
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
   /\bwhsec_[A-Za-z0-9+/=_-]{8,}/g,

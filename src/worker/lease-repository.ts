@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { MessagingTables } from '../modules/messaging/messaging-tables.ts';
 
 /**
  * Leases on the rows that record background work (the worker's repository: its only SQL). A row is due when its due
@@ -17,7 +18,8 @@ import type { Database } from '../db/schema.ts';
  * // ... run each job ...
  * await leases.release('giftcard_transactions', rows.map((r) => r.id));
  */
-export type LeasedTable = 'giftcard_transactions' | 'topup_transactions' | 'webhook_deliveries';
+export type LeasedTable = 'giftcard_transactions' | 'topup_transactions' | 'webhook_deliveries' | 'messages';
+type LeasedRows = Database & Pick<MessagingTables, 'messages'>;
 export type DueColumn = 'next_check_at' | 'next_attempt_at';
 
 export function createLeases(db: Kysely<Database>, options: { owner: string; leaseMs: number }) {
@@ -32,9 +34,9 @@ export function createLeases(db: Kysely<Database>, options: { owner: string; lea
       due: DueColumn,
       now: Date,
       limit: number,
-    ): Promise<Selectable<Database[T]>[]> {
+    ): Promise<Selectable<LeasedRows[T]>[]> {
       const until = new Date(now.getTime() + leaseMs);
-      const { rows } = await sql<Selectable<Database[T]>>`
+      const { rows } = await sql<Selectable<LeasedRows[T]>>`
         UPDATE ${sql.table(table)} AS t SET lease_until = ${until}, leased_by = ${owner}
         WHERE t.id IN (
           SELECT id FROM ${sql.table(table)}

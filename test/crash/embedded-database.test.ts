@@ -42,7 +42,7 @@ async function newDataDir(): Promise<string> {
 const ENV = { LOG_LEVEL: 'warn', RATE_LIMIT_API_REQUESTS: '0', RATE_LIMIT_TOKEN_REQUESTS: '0' };
 
 async function start(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = await startServerProcess({ ...ENV, ...env }, undefined, { embedded: { dataDir } });
+  const server = await startServerProcess({ ...ENV, ...env }, undefined, { database: 'pglite', dataDir });
   running.add(server);
   return server;
 }
@@ -112,7 +112,7 @@ async function ledgerAudit(server: ServerProcess) {
   return a.body as { discrepancies: unknown[]; orders: Array<{ transactionId: number; problem: string }> };
 }
 
-describe('the embedded database', { timeout: 300_000 }, () => {
+describe('the embedded database', { timeout: 900_000 }, () => {
   test('one server per DATA_DIR: a second start is refused before it touches anything, and nothing is lost', async () => {
     const dir = await newDataDir();
     const first = await start(dir);
@@ -219,7 +219,7 @@ describe('the embedded database', { timeout: 300_000 }, () => {
     assert.equal(existsSync(join(dir, 'pgdata.initdb-4242')), false);
     await kill(first);
     await rm(join(dir, 'sandbox-credentials.json'));
-    const again = await startServerProcess({ ...ENV }, undefined, { embedded: { dataDir: dir } });
+    const again = await startServerProcess({ ...ENV }, undefined, { database: 'pglite', dataDir: dir });
     running.add(again);
     assert.match(
       again.output(),

@@ -77,7 +77,7 @@ export async function startResellerPair(options: ResellerPairOptions): Promise<R
   const proxy = await startTcpProxy();
   const upstreamBase = `https://localhost:${proxy.port}`;
   const upstreamEnv = { ...FAST_WORKERS, PUBLIC_URL: upstreamBase, ...options.upstreamEnv };
-  const storage = options.embedded ? { embedded: {} } : {};
+  const storage = options.embedded ? { database: 'pglite' as const } : {};
   const started = await Promise.allSettled([
     startServerProcess(upstreamEnv, undefined, storage),
     startServerProcess({ ...FAST_WORKERS, ...options.resellerEnv }, undefined, storage),

@@ -46,35 +46,48 @@ export interface ServerProcess {
 }
 
 /**
+ * Where a process keeps its data instead of a new PostgreSQL database and DATA_DIR: `database`
+ * 'pglite' is the embedded database of its DATA_DIR (no PostgreSQL needed), `{ url }` a database the
+ * caller made (and drops); `dataDir` a DATA_DIR the caller made (and removes) that already holds an
+ * installation (a restored one): no sandbox account is made there, `credentials` are the caller's.
+ */
+export interface ProcessData {
+  database?: 'pglite' | { url: string };
+  dataDir?: string;
+  credentials?: ServerProcess['credentials'];
+}
+
+/**
  * `sharing`: a second server on the database of one already running (it keeps that database and its
  * sandbox credentials and DATA_DIR; the first one's cleanup drops and removes them).
- * `embedded`: the embedded database (PGlite) in DATA_DIR instead of PostgreSQL, as `npm start` runs;
- * with `dataDir`, that directory (made by an earlier start, which the caller removes), else a new one
+ * `data`: `database: 'pglite'` runs the embedded database in DATA_DIR, as `npm start` does, or a
+ * given PostgreSQL database; `dataDir` a given DATA_DIR (the caller removes it), else a new one
  * that cleanup removes.
  */
 export async function startServerProcess(
   env: Record<string, string> = {},
   sharing?: ServerProcess,
-  options: { embedded?: { dataDir?: string } } = {},
+  data: ProcessData = {},
 ): Promise<ServerProcess> {
   // The suite's one development certificate, shared with the in-process harness (no RSA per start).
   await loadTls({ dataDir: CACHE_DIR, hosts: ['localhost'] });
   const tlsDir = join(CACHE_DIR, 'tls');
-  const embedded = options.embedded;
-  const database = embedded
-    ? { url: '', drop: async () => undefined }
-    : sharing
-      ? { url: sharing.databaseUrl, drop: async () => undefined }
-      : await createPostgresDatabase();
-  const name = embedded ? '' : new URL(database.url).pathname.slice(1);
+  const keep = { drop: async () => undefined };
+  const database = sharing
+    ? { url: sharing.databaseUrl, ...keep }
+    : data.database === 'pglite'
+      ? { url: '', ...keep } // an empty DATABASE_URL is unset: PGlite in DATA_DIR
+      : data.database
+        ? { url: data.database.url, ...keep }
+        : await createPostgresDatabase();
+  const name = database.url ? new URL(database.url).pathname.slice(1) : '';
+  // A fresh installation makes the bootstrap sandbox account and prints its credentials.
+  const bootstraps = !sharing && !data.dataDir && typeof data.database !== 'object';
   // One deployment: a second server shares the first one's DATA_DIR (its keys, the card codes key among them).
-  const ownDataDir = !sharing && !embedded?.dataDir;
   const dataDir = sharing
     ? sharing.dataDir
-    : (embedded?.dataDir ?? (await mkdtemp(join(tmpdir(), 'airgift-server-'))));
-  // A restart on a data directory made before finds no sandbox account to make (nor its banner).
-  const restart = sharing !== undefined || embedded?.dataDir !== undefined;
-  const { NODE_TEST_CONTEXT: _, DATABASE_URL: __, ...inherited } = process.env;
+    : (data.dataDir ?? (await mkdtemp(join(tmpdir(), 'airgift-server-'))));
+  const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
   const entry =
     process.env.TEST_SERVER === 'sources'
       ? ['--import', 'tsx', join(ROOT, 'src', 'main.ts')]
@@ -83,7 +96,7 @@ export async function startServerProcess(
     cwd: ROOT,
     env: {
       ...inherited,
-      ...(embedded ? {} : { DATABASE_URL: database.url }),
+      DATABASE_URL: database.url, // empty: unset, the embedded database in DATA_DIR
       DATA_DIR: dataDir,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -114,7 +127,7 @@ export async function startServerProcess(
       await exited;
     }
     await database.drop();
-    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+    if (!sharing && !data.dataDir) await rm(dataDir, { recursive: true, force: true });
   };
 
   let port: number;
@@ -122,9 +135,9 @@ export async function startServerProcess(
     port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
       const check = () => {
-        const m = (restart ? /listening on port (\d+) \(/ : /listening on port (\d+)[\s\S]*Get a token/).exec(
-          output,
-        );
+        const m = (
+          bootstraps ? /listening on port (\d+)[\s\S]*Get a token/ : /listening on port (\d+) \(/
+        ).exec(output);
         if (m) {
           clearTimeout(timer);
           resolve(Number(m[1]));
@@ -145,6 +158,7 @@ export async function startServerProcess(
   const http = createHttpClient(url, await readFile(join(tlsDir, 'ca.crt'), 'utf8'));
   const credentials =
     sharing?.credentials ??
+    data.credentials ??
     (await readFile(join(dataDir, 'sandbox-credentials.json'), 'utf8').then(JSON.parse, () => null));
   return {
     url,

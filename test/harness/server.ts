@@ -91,6 +91,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       await http.close();
       await listening.close();
       await runtime.services.upstreams.close();
+      await runtime.services.messaging.close();
       await runtime.rateLimiter.close();
       await db.close();
       await dropDatabase();

@@ -26,7 +26,7 @@ describe('SDK endpoints', () => {
   });
   after(() => s.close());
 
-  test('gift cards: all 17 product endpoints', async () => {
+  test('gift cards: all 19 product endpoints', async () => {
     assert.equal((await giftcards.balance.get()).currencyCode, 'USD');
     const categories = await giftcards.categories.list();
     assert.ok(categories.length > 0 && typeof categories[0]!.id === 'number');
@@ -92,6 +92,21 @@ describe('SDK endpoints', () => {
       [order.transactionId],
     );
     assert.equal((await giftcards.orders.cards(order.transactionId)).length, 2);
+    const delivered = await giftcards.deliveries.list(order.transactionId);
+    assert.deepEqual(
+      delivered.deliveries.map((d) => [d.kind, d.address]),
+      [['giftcard_email', 'someone@example.com']],
+    );
+    const resent = await giftcards.deliveries.resend(order.transactionId, {
+      recipientEmail: 'other@example.com',
+    });
+    assert.deepEqual(
+      resent.deliveries.map((d) => [d.address, d.status]),
+      [
+        ['someone@example.com', 'queued'],
+        ['other@example.com', 'queued'],
+      ],
+    );
   });
 
   test('top-ups: all 17 product endpoints', async () => {

@@ -40,6 +40,8 @@ const METHODS: Record<DocumentKind, Record<string, string>> = {
     'GET /reports/transactions/{transactionId}': 'GiftCards["transactions"]["get"]',
     'POST /orders': 'GiftCards["orders"]["create"]',
     'GET /orders/transactions/{transactionId}/cards': 'GiftCards["orders"]["cards"]',
+    'GET /orders/transactions/{transactionId}/deliveries': 'GiftCards["deliveries"]["list"]',
+    'POST /orders/transactions/{transactionId}/deliveries': 'GiftCards["deliveries"]["resend"]',
   },
   topups: {
     'GET /accounts/balance': 'Topups["balance"]["get"]',
@@ -82,6 +84,7 @@ const METHODS: Record<DocumentKind, Record<string, string>> = {
     'GET /fx-rates': 'Admin["fx"]["list"]',
     'PUT /fx-rates/{currencyCode}': 'Admin["fx"]["set"]',
     'GET /ledger/audit': 'Admin["ledger"]["audit"]',
+    'GET /backup': 'Admin["backup"]["download"]',
     'POST /operators': 'Admin["operators"]["create"]',
     'GET /operators': 'Admin["operators"]["list"]',
     'POST /products/{productId}/activate': 'Admin["products"]["activate"]',

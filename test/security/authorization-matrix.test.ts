@@ -30,7 +30,12 @@ const PRODUCTS = [
 ] as const;
 
 /** Operations that move money: refused with 403 INACTIVE_ACCOUNT for a deactivated account (docs/decisions.md). */
-const MONEY_MOVING = new Set(['POST /orders', 'POST /topups']);
+/** Refused for a deactivated account: orders move money, a resend sends a message. */
+const MONEY_MOVING = new Set([
+  'POST /orders',
+  'POST /topups',
+  'POST /orders/transactions/{transactionId}/deliveries',
+]);
 
 interface Caller {
   account: TestAccount;
@@ -97,7 +102,15 @@ async function placeOrders(caller: Caller, tag: string) {
   });
   const order = await server.http.post(
     '/giftcards-sandbox/orders',
-    { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Ada', customIdentifier: `gc-${tag}` },
+    {
+      productId: 11,
+      quantity: 1,
+      unitPrice: 10,
+      senderName: 'Ada',
+      customIdentifier: `gc-${tag}`,
+      // a recipient, so the order's deliveries can be resent (issue 26)
+      recipientEmail: `recipient-${tag}@example.org`,
+    },
     { headers: bearer('giftcards') },
   );
   assert.equal(order.status, 200, order.text);

@@ -8,6 +8,8 @@ import Fastify from 'fastify';
 import { logRedaction, maskSecrets, redactUrl } from '../../src/lib/log-redaction.ts';
 import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
 import { AUDIENCES, type ServerProcess, sleep, startServerProcess } from '../harness/server-process.ts';
+import { type MailServer, startMailServer } from '../messaging/mail-server.ts';
+import { type Smsc, startSmsc } from '../messaging/smsc.ts';
 
 /**
  * Secrets at rest: the real server (its own process, PostgreSQL, LOG_LEVEL=trace) creates
@@ -29,9 +31,14 @@ const answers: string[] = [];
 
 const admin = { authorization: `Bearer ${ADMIN_KEY}` };
 
+let mail: MailServer | null = null;
+let smsc: Smsc | null = null;
+
 before(async () => {
   if (!(await postgresForTests())) return;
-  server = await startServerProcess({ LOG_LEVEL: 'trace' });
+  mail = await startMailServer();
+  smsc = await startSmsc();
+  server = await startServerProcess({ LOG_LEVEL: 'trace', SMTP_URL: mail.url, SMS_URL: smsc.url });
   const http = server.http;
   dumpOnly.push(['bootstrap client secret', server.credentials.clientSecret]);
   secrets.push(['admin key', ADMIN_KEY]);
@@ -140,6 +147,72 @@ before(async () => {
   const listed = await http.get(`/admin/webhooks?accountId=${account.body.accountId}`, { headers: admin });
   answers.push(listed.text);
 
+  // A gift card's recipient (issue 26): the redeem link's token, the one-time SMS code, the code revealed.
+  const live = await http.post(
+    '/admin/accounts',
+    { name: 'Recipients', currency: 'USD', country: 'US', environment: 'live', fund: 500 },
+    { headers: admin },
+  );
+  assert.equal(live.status, 200, live.text);
+  secrets.push(['live client secret', live.body.clientSecret]);
+  const stockCode = `77${Date.now()}`;
+  assert.equal(
+    (
+      await http.post(
+        '/admin/products/1840/stock',
+        { csv: `cardNumber,pinCode,faceValue\n${stockCode},424242,25\n` },
+        { headers: admin },
+      )
+    ).status,
+    200,
+  );
+  assert.equal(
+    (await http.call('PUT', '/admin/products/1840/provider', { body: { provider: 'stock' }, headers: admin }))
+      .status,
+    200,
+  );
+  secrets.push(['stock card number', stockCode]);
+  const liveToken = await http.post('/auth/oauth/token', {
+    client_id: live.body.clientId,
+    client_secret: live.body.clientSecret,
+    grant_type: 'client_credentials',
+    audience: AUDIENCES.giftcardsLive,
+  });
+  secrets.push(['live access token', liveToken.body.access_token]);
+  const gifted = await http.post(
+    '/giftcards/orders',
+    {
+      productId: 1840,
+      quantity: 1,
+      unitPrice: 25,
+      senderName: 'Ada',
+      recipientEmail: 'secret-recipient@example.org',
+      recipientPhoneDetails: { countryCode: 'US', phoneNumber: '+12025550123' },
+    },
+    { headers: { authorization: `Bearer ${liveToken.body.access_token}`, accept: 'application/json' } },
+  );
+  assert.equal(gifted.status, 200, gifted.text);
+  const email = await until(() =>
+    mail?.received.find((r) => r.envelopeTo.includes('secret-recipient@example.org')),
+  );
+  const linkToken = /\/r\/([A-Za-z0-9_-]{32})/.exec(email.mail.text ?? '')?.[1] as string;
+  assert.ok(linkToken, 'the e-mail carries the link');
+  secrets.push(['redeem link token', linkToken]);
+  const form = (html: string) => /name="form" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  const pagePost = (path: string, body: Record<string, string>) =>
+    http.call('POST', path, {
+      headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: new URLSearchParams(body).toString(),
+    });
+  const shownPage = await http.call('GET', `/r/${linkToken}`, { headers: { accept: 'text/html' } });
+  const sent = smsc?.submitted.length ?? 0;
+  await pagePost(`/r/${linkToken}/code`, { form: form(shownPage.text) });
+  const sms = await until(() => smsc?.submitted[sent]);
+  const oneTimeCode = /^(\d{6})/.exec(sms.text)?.[1] as string;
+  secrets.push(['one-time SMS code', oneTimeCode]);
+  const revealed = await pagePost(`/r/${linkToken}`, { form: form(shownPage.text), code: oneTimeCode });
+  assert.ok(revealed.text.includes(stockCode), 'the page revealed the code');
+
   // Secrets where they do not belong: every answer is kept and searched too.
   const wrong = [
     await http.post('/auth/oauth/token', {
@@ -206,7 +279,21 @@ before(async () => {
   // Log lines are written asynchronously: give the last ones time to arrive.
   await sleep(500);
 });
-after(() => server?.cleanup());
+after(async () => {
+  await server?.cleanup();
+  await mail?.close();
+  await smsc?.close();
+});
+
+/** What `find` finds within 15 s (the server's worker sends within a second or two). */
+async function until<T>(find: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 150; i++) {
+    const found = find();
+    if (found) return found;
+    await sleep(100);
+  }
+  throw new Error('not within 15 s');
+}
 
 test('pg_dump of the database and the server log hold no secret in plain text; no error answer echoes one', async (t) => {
   if (!server) return t.skip('PostgreSQL is not reachable');

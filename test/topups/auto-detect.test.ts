@@ -25,7 +25,7 @@ const NUMBERS: Array<[string, string, string]> = [
   ['VN', '+84912345678', 'Vinaphone Vietnam'],
   ['TH', '+66812345678', 'TrueMove H Thailand'],
   ['MY', '+60123456789', 'Maxis Malaysia'],
-  ['TR', '+905012345678', 'Türk Telekom Türkiye'],
+  ['TR', '+905012345678', 'Türk Telekom Turkey'],
   ['AE', '+971501234567', 'Etisalat United Arab Emirates'],
   ['MA', '+212650123456', 'Maroc Telecom Morocco'],
   ['SN', '+221701234567', 'Expresso Senegal'],

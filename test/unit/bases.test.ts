@@ -32,3 +32,16 @@ test('a base on its own host is matched by host, with no prefix', () => {
   assert.equal(router.rewrite('other.example.com', '/products').base, null);
   assert.equal(router.byUrl('https://giftcards.example.com/')?.environment, 'live');
 });
+
+test("the redeem page /r/{token} on every host, and under PUBLIC_URL's path (issue 26)", () => {
+  const config = loadConfig({
+    PUBLIC_URL: 'https://example.com/airgift',
+    GIFTCARDS_SANDBOX_URL: 'https://giftcards-sandbox.example.com',
+  });
+  const router = createBaseRouter(basesFromConfig(config), { publicUrl: config.publicUrl });
+  for (const host of ['example.com', 'giftcards-sandbox.example.com', 'gift.example.net']) {
+    assert.equal(router.rewrite(host, '/r/abc123').url, '/_shared/r/abc123', host);
+  }
+  assert.equal(router.rewrite('example.com', '/airgift/r/abc123/code').url, '/_shared/r/abc123/code');
+  assert.equal(router.rewrite('example.com', '/airgift/giftcards/products').url, '/_giftcards/products');
+});

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { type Db, fromPGlite } from '../../src/db/database.ts';
 import { createChangeVersions } from '../../src/lib/change-versions.ts';
 import { loadPgliteTemplate } from '../harness/templates.ts';
+import { until } from '../harness/until.ts';
 
 // When the in-memory caches may be trusted (`fresh()`), on the migrated embedded database. A poll that
 // waits behind a long transaction on PGlite's one connection makes a shared deployment's process stale
@@ -26,8 +27,8 @@ describe('change versions: freshness', () => {
   test('a shared database: stale once the poll has waited past staleAfterMs, fresh again after it', async () => {
     const changes = createChangeVersions(db.kysely, { pollMs: 20, staleAfterMs: 300 });
     changes.onChange('auth', () => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(changes.fresh(), true);
+    // its first poll has read the counters (a few ms, longer on a loaded machine)
+    await until('the first poll', async () => changes.fresh());
     const held = holdConnection(700);
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(changes.fresh(), false, 'trusted while its poll could not read the counters');

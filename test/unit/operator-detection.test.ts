@@ -69,7 +69,7 @@ const CASES: Array<[string, string, string, string]> = [
   ['DE', '0151 12345678', '+4915112345678', 'Telekom Germany'],
   ['DE', '0172 1234567', '+491721234567', 'Vodafone Germany'],
   ['IT', '333 123 4567', '+393331234567', 'TIM Italy'],
-  ['TR', '0532 123 45 67', '+905321234567', 'Turkcell Türkiye'],
+  ['TR', '0532 123 45 67', '+905321234567', 'Turkcell Turkey'],
   ['RU', '8 903 123-45-67', '+79031234567', 'Beeline Russia'],
   ['RU', '8 916 123-45-67', '+79161234567', 'MTS Russia'],
   ['UA', '067 123 4567', '+380671234567', 'Kyivstar Ukraine'],

@@ -4,6 +4,7 @@ import { confirmDialog, field, h, money, replace, select, status, table } from '
 import { securityPage } from '../shared/security.ts';
 import { currentRoute, explain, go, type PageDef, start } from '../shared/shell.ts';
 import { type Env, environmentSelect, envOf, pager, rerender, shapesForm } from '../shared/widgets.ts';
+import { brandingPage, deliveryLink, deliveryPage } from './delivery.ts';
 
 /**
  * The account dashboard: overview, API credentials, transactions, balance history, docs, settings,
@@ -70,7 +71,17 @@ function transactionRows(items: Line[], env: Env, withCodes: boolean) {
       t.customIdentifier ?? '—',
       money(t.cost, t.currencyCode),
       t.createdAt,
-      ...(withCodes ? [[reveal, codes]] : []),
+      ...(withCodes
+        ? [
+            [
+              reveal,
+              codes,
+              t.product === 'giftcards' && t.status === 'SUCCESSFUL'
+                ? deliveryLink(env, t.transactionId)
+                : null,
+            ],
+          ]
+        : []),
     ];
   });
 }
@@ -460,6 +471,6 @@ function environmentPicker(): Node[] {
 
 void start(
   'dashboard',
-  [overview, credentials, transactions, balance, docs, settings, securityPage],
+  [overview, credentials, transactions, deliveryPage, balance, brandingPage, docs, settings, securityPage],
   environmentPicker,
 );

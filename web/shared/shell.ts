@@ -69,6 +69,7 @@ function signInForm(app: HTMLElement, appName: string, done: (s: Session) => voi
     field('Password', password),
     button,
     message,
+    h('p', {}, h('a', { href: '#/forgot' }, 'Forgot your password?')),
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -96,7 +97,33 @@ function signInForm(app: HTMLElement, appName: string, done: (s: Session) => voi
   replace(app, h('main', { id: 'main' }, form));
 }
 
-function welcomeForm(app: HTMLElement, appName: string, token: string) {
+/** Asks for a password reset link by e-mail; the same answer whether the address has an account or not. */
+function forgotForm(app: HTMLElement, appName: string) {
+  const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true });
+  const message = h('div', { class: 'message' });
+  const form = h(
+    'form',
+    { class: 'card narrow', 'aria-labelledby': 'forgot-title' },
+    h('h1', { id: 'forgot-title' }, `Reset your ${appName} password`),
+    h('p', {}, 'We e-mail a link that sets a new password. It works once, for 30 minutes.'),
+    field('E-mail', email),
+    h('button', { type: 'submit', class: 'primary' }, 'E-mail me a link'),
+    message,
+    h('p', {}, h('a', { href: '#/' }, 'Back to sign in')),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      await post('/api/password-reset', { email: email.value });
+      replace(message, status('If this address has an account, a link is on its way. Check your e-mail.'));
+    } catch (error) {
+      replace(message, status(explain(error), 'error'));
+    }
+  });
+  replace(app, h('main', { id: 'main' }, form));
+}
+
+function welcomeForm(app: HTMLElement, appName: string, token: string, reset = false) {
   const password = h('input', {
     type: 'password',
     name: 'password',
@@ -109,7 +136,7 @@ function welcomeForm(app: HTMLElement, appName: string, token: string) {
   const form = h(
     'form',
     { class: 'card narrow', 'aria-labelledby': 'welcome-title' },
-    h('h1', { id: 'welcome-title' }, `Welcome to the ${appName}`),
+    h('h1', { id: 'welcome-title' }, reset ? 'Choose a new password' : `Welcome to the ${appName}`),
     h('p', {}, 'Choose a password of at least 12 characters.'),
     field('New password', password),
     field('Repeat it', again),
@@ -137,14 +164,20 @@ function welcomeForm(app: HTMLElement, appName: string, token: string) {
 /** Starts a page app: welcome, sign-in, or the signed-in frame with its pages. */
 export async function start(appName: string, pages: PageDef[], extraHeader?: (s: Session) => Node[]) {
   const app = document.getElementById('app') as HTMLElement;
-  const welcome = /^#\/welcome\/([\w-]+)$/.exec(location.hash);
-  if (welcome) return welcomeForm(app, appName, welcome[1]);
+  const welcome = /^#\/(welcome|reset)\/([\w-]+)$/.exec(location.hash);
+  if (welcome) return welcomeForm(app, appName, welcome[2], welcome[1] === 'reset');
   let session: Session;
   try {
     session = await get<Session>('/api/session');
     setCsrfToken(session.csrfToken);
   } catch {
-    return signInForm(app, appName, () => location.reload());
+    // signed out: the sign-in form, or the password reset request behind its link
+    const show = () =>
+      location.hash === '#/forgot'
+        ? forgotForm(app, appName)
+        : signInForm(app, appName, () => location.reload());
+    window.addEventListener('hashchange', show);
+    return show();
   }
   const main = h('main', { id: 'main', tabindex: -1 });
   const nav = h('nav', { 'aria-label': 'Pages' });

@@ -2,6 +2,7 @@ import type { ApiDocs } from '../../http/openapi.ts';
 import { Balance } from '../../http/schemas.ts';
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '../../lib/email.ts';
 import * as C from './catalog/catalog-schemas.ts';
+import * as D from './delivery/delivery-schemas.ts';
 import { DATE_TIME_TEXT } from './orders/order-reports.ts';
 import { MAX_SENDER_NAME } from './orders/order-request.ts';
 import * as O from './orders/order-schemas.ts';
@@ -38,6 +39,10 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
     { name: 'Pricing', description: 'FX rates and discounts.' },
     { name: 'Orders', description: 'Ordering cards and reading their redeem codes.' },
     { name: 'Reports', description: 'Past transactions of the account.' },
+    {
+      name: 'Delivery',
+      description: "What was sent to an order's recipient (e-mail, SMS), and resending it.",
+    },
   ],
   scopes: { developer: 'Every gift card operation: catalog, orders, redeem codes and reports.' },
   schemas: {
@@ -55,6 +60,9 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
     OrderRequest: O.OrderBody,
     Transaction: O.Transaction,
     RedeemCode: O.RedeemCodes.items,
+    Delivery: D.Delivery,
+    Deliveries: D.Deliveries,
+    ResendRequest: D.ResendBody,
     Balance,
   },
   operations: {
@@ -169,6 +177,24 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
         'The card numbers and PIN codes of a SUCCESSFUL transaction. Long digit strings are sent as strings so that no digit is lost. ' +
         'A transaction of another account is a 404; one that is not SUCCESSFUL yet is a 422.',
       errors: ['UNPROCCESSABLE_ENTITY'],
+    },
+    'GET /orders/transactions/{transactionId}/deliveries': {
+      tag: 'Delivery',
+      summary: "Get an order's deliveries",
+      description:
+        "Every message sent to the order's recipient: the e-mail with the link to the redeem page (when the order had `recipientEmail`), " +
+        'the link by SMS (a phone and no e-mail), the one-time codes the redeem page texted; each with its status (`queued`, `sent`, `delivered`, `failed`, ' +
+        'or `captured` in the sandbox, where nothing is sent), attempts and last error; and every reveal of the code on the redeem page (time, address). ' +
+        'A transaction of another account is a 404.',
+    },
+    'POST /orders/transactions/{transactionId}/deliveries': {
+      tag: 'Delivery',
+      summary: "Resend an order's message to its recipient",
+      description:
+        "Sends the recipient's e-mail (or SMS) again with a new link to the redeem page; every older link of the order stops working. " +
+        '`recipientEmail` or `recipientPhoneDetails` corrects the address first (a phone only on an order placed with one: its smsFee was paid). ' +
+        'The order must be SUCCESSFUL; at most one resend per 30 seconds per order (DELIVERY_RESEND_TOO_SOON). Answers the deliveries, the new one queued.',
+      errors: ['UNPROCCESSABLE_ENTITY', 'DELIVERY_RESEND_TOO_SOON', 'INACTIVE_ACCOUNT'],
     },
     'GET /reports/transactions': {
       tag: 'Reports',

@@ -1,6 +1,8 @@
+import { cardCodesKey } from '../../lib/card-codes.ts';
 import type { ProductDeps } from '../orders/index.ts';
 import { catalogRepository } from './catalog/catalog-repository.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
+import { createGiftcardDelivery } from './delivery/delivery-services.ts';
 import { createLiveProvider } from './fulfilment/live-provider.ts';
 import { createSandboxSimulator } from './fulfilment/sandbox-simulator.ts';
 import { createStockProvider } from './fulfilment/stock-provider.ts';
@@ -16,15 +18,16 @@ import { createStockService } from './stock/stock-service.ts';
  * The gift card service's objects from the deps both products are built from (`ProductDeps`): the
  * catalog, the providers (the sandbox simulator; live's routes each product to the code stock or to
  * the upstream, which refuses while none is configured), orders (the one order path with the gift
- * card adapter), the reports, the stock. The worker (`src/worker/`) takes the next steps of orders
- * that are not final.
+ * card adapter), the reports, the stock, and the recipients' delivery (delivery/: their messages
+ * through the outbox, the redeem page, the deliveries API). The worker (`src/worker/`) takes the
+ * next steps of orders that are not final.
  *
  * @example
- * const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries, upstreams, codec });
+ * const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries, upstreams, codec, messaging });
  * await giftcards.orders.place(principal, { productId: 1840, quantity: 1, unitPrice: 25, senderName: 'Ada' });
  */
 export function createGiftcardServices(deps: ProductDeps) {
-  const { config, db, clock, ledger, accounts, fx, countries, upstreams, codec } = deps;
+  const { config, db, clock, ledger, accounts, fx, countries, upstreams, codec, messaging } = deps;
   const catalog = createCatalogService({ repository: catalogRepository(db), fx, countries, clock });
   const repository = ordersRepository(db);
   const stockRepo = stockRepository(db);
@@ -65,7 +68,19 @@ export function createGiftcardServices(deps: ProductDeps) {
     clock,
     product: (productId) => catalog.entry(productId),
   });
-  return { catalog, orders, reports, stock };
+  // the recipient's e-mail or SMS, the redeem page and the deliveries API (delivery/)
+  const delivery = createGiftcardDelivery({
+    db,
+    clock,
+    ledger,
+    messaging,
+    reports,
+    loadKey: () => cardCodesKey(config.cardCodesKey, config.dataDir),
+    publicUrl: config.publicUrl,
+    linkDays: config.redeemLinkDays,
+    accounts,
+  });
+  return { catalog, orders, reports, stock, delivery };
 }
 
 export type GiftcardServices = ReturnType<typeof createGiftcardServices>;

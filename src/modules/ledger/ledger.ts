@@ -363,17 +363,19 @@ export function createLedger(
   /**
    * The audit's second half: every order and top-up against its ledger entries, both ways. Each
    * transaction has exactly one ORDER_DEBIT of its cost, in its account and environment; a REFUNDED
-   * one has REFUNDs of its whole cost, any other none; every ORDER_DEBIT or REFUND entry names a
+   * one has REFUNDs of its whole cost, a SUCCESSFUL gift card order none or its smsFee (given back
+   * when the SMS to its recipient failed for good, issue 26), any other none; every ORDER_DEBIT or REFUND entry names a
    * transaction that exists there. (A lost or damaged row of either table shows here even where the
    * balances still agree with the entries.) At most `limit` findings, oldest transaction first.
    */
   async function orderMismatches(limit = 100): Promise<OrderMismatch[]> {
     const rows = await sql<OrderMismatch>`
       WITH orders AS (
-        SELECT 'giftcards'::text AS product, id, account_id, environment, status::text AS status, amount AS cost
+        SELECT 'giftcards'::text AS product, id, account_id, environment, status::text AS status, amount AS cost,
+               sms_fee
         FROM giftcard_transactions
         UNION ALL
-        SELECT 'topups'::text, id, account_id, environment, status::text, cost FROM topup_transactions
+        SELECT 'topups'::text, id, account_id, environment, status::text, cost, 0 FROM topup_transactions
       ), entries AS (
         SELECT product::text AS product, transaction_id, account_id, environment,
                COUNT(*) FILTER (WHERE kind = 'ORDER_DEBIT') AS debits,
@@ -402,7 +404,8 @@ export function createLedger(
                          AND e.account_id = o.account_id AND e.environment = o.environment
       WHERE o.id IS NULL OR e.transaction_id IS NULL OR e.debits <> 1 OR -e.debited <> o.cost
          OR (o.status = 'REFUNDED' AND e.refunded <> o.cost)
-         OR (o.status <> 'REFUNDED' AND e.refunded <> 0)
+         OR (o.status <> 'REFUNDED' AND e.refunded <> 0
+             AND NOT (o.status = 'SUCCESSFUL' AND o.sms_fee > 0 AND e.refunded = o.sms_fee))
       ORDER BY 2
       LIMIT ${limit}`.execute(db);
     return rows.rows;

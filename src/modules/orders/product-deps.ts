@@ -5,6 +5,7 @@ import type { CardCodec } from '../../lib/card-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { Ledger } from '../ledger/index.ts';
+import type { Messaging } from '../messaging/index.ts';
 import type { Countries, Fx } from '../reference/index.ts';
 import type { UpstreamService } from '../upstream/index.ts';
 
@@ -25,4 +26,6 @@ export interface ProductDeps {
   upstreams: UpstreamService;
   /** The redeem codes' codec (`CARD_CODES_KEY` or DATA_DIR/card-codes.key): cards, stock, PIN vouchers. */
   codec: CardCodec;
+  /** The outbox of e-mails and text messages (modules/messaging): gift cards' recipient delivery. */
+  messaging: Messaging;
 }

@@ -13,6 +13,7 @@ import type { TextSealer } from '../../lib/sealed-text.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { GiftcardServices } from '../giftcards/index.ts';
 import type { Ledger } from '../ledger/index.ts';
+import type { Messaging } from '../messaging/index.ts';
 import type { Fx } from '../reference/index.ts';
 import type { TopupServices } from '../topups/index.ts';
 import type { UpstreamService } from '../upstream/index.ts';
@@ -23,6 +24,7 @@ import { dashboardRepository } from './dashboard/dashboard-repository.ts';
 import { createDashboardService } from './dashboard/dashboard-service.ts';
 import { usersRepository } from './users-repository.ts';
 import { createUsersService } from './users-service.ts';
+import { webMessages } from './web-messages.ts';
 
 export { webAdminRoutes } from './admin/web-admin-routes.ts';
 export { webPages } from './web-pages.ts';
@@ -42,6 +44,12 @@ export interface WebDeps {
   changes?: ChangeVersions;
   /** Seals the users' TOTP secrets at rest. */
   totpSealer: TextSealer;
+  /** The outbox of e-mails and SMS: the console's Outbox page. */
+  messaging: Messaging;
+  /** Seals the links of e-mailed invitations and password resets in their messages. */
+  messageSealer: TextSealer;
+  /** Where the low balance e-mail points. */
+  dashboardUrl: string;
   /** Live fulfilment's upstreams: their status on the console's catalogue page. */
   upstreams?: Pick<UpstreamService, 'show'>;
 }
@@ -56,7 +64,16 @@ export interface WebDeps {
 export function createWebServices(deps: WebDeps) {
   const { db, clock, config } = deps;
   const audit = createAuditLog(db, clock);
+  // invitations, password resets and low balance warnings by e-mail (the outbox)
+  const mail = webMessages({
+    db,
+    messaging: deps.messaging,
+    sealer: deps.messageSealer,
+    dashboardUrl: deps.dashboardUrl,
+    clock,
+  });
   const users = createUsersService({
+    mail,
     repository: usersRepository(db),
     clock,
     sealer: deps.totpSealer,

@@ -78,11 +78,20 @@ export function usersRepository(appDb: Kysely<Database>) {
       return (await q.orderBy('id').execute()).map(num);
     },
 
-    async insertInvitation(tokenHash: string, userId: number, expiresAt: Date): Promise<void> {
-      await db
-        .insertInto('web_invitations')
-        .values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt })
-        .execute();
+    /** The invitation (or password reset) and, in the same transaction, `alsoInTrx` (its e-mail). */
+    async insertInvitation(
+      tokenHash: string,
+      userId: number,
+      expiresAt: Date,
+      alsoInTrx?: (trx: Kysely<Database>) => Promise<void>,
+    ): Promise<void> {
+      await appDb.transaction().execute(async (trx) => {
+        await withWebTables(trx)
+          .insertInto('web_invitations')
+          .values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt })
+          .execute();
+        await alsoInTrx?.(trx);
+      });
     },
 
     /** Marks an unused, unexpired invitation used and returns its user id; undefined when there is none. */

@@ -1,4 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
@@ -36,6 +38,28 @@ import type { WebUserKind } from './web-tables.ts';
  */
 export const MIN_PASSWORD_LENGTH = 12;
 const INVITATION_HOURS = 72;
+const RESET_MINUTES = 30;
+/** Password reset e-mails to one address within an hour, at most. */
+const RESETS_PER_HOUR = 3;
+
+/**
+ * How the web module e-mails a link (an invitation, a password reset): queued in the transaction
+ * that stores the link's token hash (the outbox, modules/messaging), the link sealed in the message.
+ */
+export interface WebMail {
+  queue(
+    trx: Kysely<Database>,
+    message: {
+      kind: 'web.invitation' | 'web.password_reset';
+      to: string;
+      link: string;
+      accountId: number | null;
+      data: Record<string, unknown>;
+    },
+  ): Promise<void>;
+  /** How many messages of `kind` went to `to` since `since` (the reset limit). */
+  sentSince(kind: string, to: string, since: Date): Promise<number>;
+}
 
 export interface UsersSettings {
   sessionHours: number;
@@ -60,6 +84,8 @@ export function createUsersService(deps: {
   sealer: TextSealer;
   /** where an operator's own security changes are recorded (the console's audit log) */
   audit?: AuditLog;
+  /** e-mails invitations and password resets (without it, the link is only shown to the inviter) */
+  mail?: WebMail;
 }) {
   const { repository, clock, settings, sealer } = deps;
 
@@ -100,8 +126,49 @@ export function createUsersService(deps: {
     }
     const token = randomToken(32);
     const expiresAt = new Date(now.getTime() + INVITATION_HOURS * 3_600_000);
-    await repository.insertInvitation(sha256(token), user.id, expiresAt);
-    return { ...present(user), link: `${pageUrl}/#/welcome/${token}`, expiresAt: formatDateTime(expiresAt) };
+    const link = `${pageUrl}/#/welcome/${token}`;
+    await repository.insertInvitation(sha256(token), user.id, expiresAt, (trx) =>
+      mailLink(trx, 'web.invitation', user, link, expiresAt),
+    );
+    return { ...present(user), link, expiresAt: formatDateTime(expiresAt) };
+  }
+
+  async function mailLink(
+    trx: Kysely<Database>,
+    kind: 'web.invitation' | 'web.password_reset',
+    user: WebUserRow,
+    link: string,
+    expiresAt: Date,
+  ) {
+    await deps.mail?.queue(trx, {
+      kind,
+      to: user.email,
+      link,
+      accountId: user.accountId,
+      data: { page: user.kind === 'customer' ? 'dashboard' : 'console', expiresAt: expiresAt.toISOString() },
+    });
+  }
+
+  /**
+   * E-mails a one-time link (30 minutes) that sets a new password, when `email` is a user of this
+   * page; the same quiet answer either way, so the form tells nobody who has an account. At most
+   * RESETS_PER_HOUR e-mails to one address an hour.
+   */
+  async function requestPasswordReset(kind: WebUserKind, email: string, pageUrl: string): Promise<void> {
+    const user = /^[^\s@]+@[^\s@]+$/.test(email) ? await repository.findByEmail(kind, email) : undefined;
+    if (!user || !deps.mail) return;
+    const now = clock.now();
+    if (
+      (await deps.mail.sentSince('web.password_reset', user.email, new Date(now.getTime() - 3_600_000))) >=
+      RESETS_PER_HOUR
+    ) {
+      return;
+    }
+    const token = randomToken(32);
+    const expiresAt = new Date(now.getTime() + RESET_MINUTES * 60_000);
+    await repository.insertInvitation(sha256(token), user.id, expiresAt, (trx) =>
+      mailLink(trx, 'web.password_reset', user, `${pageUrl}/#/reset/${token}`, expiresAt),
+    );
   }
 
   async function checkPassword(password: string) {
@@ -273,6 +340,7 @@ export function createUsersService(deps: {
 
   return {
     invite,
+    requestPasswordReset,
     acceptInvitation,
     createWithPassword,
     signIn,

@@ -2,6 +2,7 @@ import type { TypedApp } from '../../http/schemas.ts';
 import {
   CodeBody,
   Ok,
+  PasswordResetBody,
   SessionInfo,
   SignInBody,
   TotpEnrolment,
@@ -26,6 +27,8 @@ export function webAuthRoutes(
   app: TypedApp,
   o: WebSessionOptions,
   accountName: (accountId: number) => Promise<string>,
+  /** The page's URL, for the links e-mailed by a password reset. */
+  pageUrl: string,
 ) {
   const open = { access: { scope: null } };
 
@@ -51,6 +54,15 @@ export function webAuthRoutes(
     '/api/welcome',
     { config: open, schema: { body: WelcomeBody, response: { 200: WebUser } } },
     async (request) => o.users.acceptInvitation(request.body.token, request.body.password),
+  );
+
+  app.post(
+    '/api/password-reset',
+    { config: open, schema: { body: PasswordResetBody, response: { 200: Ok } } },
+    async (request) => {
+      await o.users.requestPasswordReset(o.kind, request.body.email, pageUrl);
+      return { ok: true };
+    },
   );
 
   app.get('/api/session', { schema: { response: { 200: SessionInfo } } }, async (request) => {

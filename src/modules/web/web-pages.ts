@@ -4,6 +4,7 @@ import type { Base, WebPage } from '../../http/bases.ts';
 import type { OpenApiRegistry } from '../../http/openapi.ts';
 import { docsRoutes } from '../../http/openapi.ts';
 import type { AccountsService } from '../accounts/index.ts';
+import type { GiftcardDelivery } from '../giftcards/index.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
 import type { WebServices } from './index.ts';
@@ -26,6 +27,8 @@ export async function webPages(
     openapi: OpenApiRegistry;
     errorsUrl: string;
     dashboardUrl: string;
+    /** Gift card delivery: a transaction's delivery log, resend, branding (the dashboard). */
+    delivery: GiftcardDelivery;
   },
 ) {
   const base = deps.bases.find((b) => b.kind === deps.page) as Base;
@@ -44,13 +47,14 @@ export async function webPages(
     deps.page === 'dashboard' ? 'airgift dashboard' : 'airgift console',
     base.prefix,
   );
-  webAuthRoutes(typed, session, async (accountId) => (await deps.accounts.require(accountId)).name);
+  webAuthRoutes(typed, session, async (accountId) => (await deps.accounts.require(accountId)).name, base.url);
   if (deps.page === 'dashboard') {
     dashboardRoutes(typed, {
       dashboard: deps.web.dashboard,
       accounts: deps.accounts,
       bases: deps.bases,
       errorsUrl: deps.errorsUrl,
+      delivery: deps.delivery,
     });
   } else {
     consoleRoutes(typed, {

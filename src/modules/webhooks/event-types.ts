@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'giftcard.order.successful',
   'giftcard.order.failed',
   'giftcard.order.refunded',
+  'giftcard.delivery.sent',
+  'giftcard.delivery.failed',
   'topup.successful',
   'topup.refunded',
   'balance.low',

@@ -25,6 +25,8 @@ import type { DeliveryJob, WebhooksRepository } from './webhooks-repository.ts';
 export interface PayloadRenderers {
   /** The gift card Transaction of the reports endpoint. */
   giftcardOrder(accountId: number, environment: Environment, id: number): Promise<object>;
+  /** One message of a gift card order's delivery log (GET …/deliveries), by the message's id. */
+  giftcardDelivery(accountId: number, environment: Environment, messageId: number): Promise<object>;
   /** The Top-up transaction of the reports endpoint. */
   topup(accountId: number, environment: Environment, id: number): Promise<object>;
 }
@@ -44,6 +46,9 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
 
   /** The event's `data`: the resource as the API shows it, in the state the event tells of. */
   async function dataOf(event: DeliveryJob['event']): Promise<object> {
+    if (event.type.startsWith('giftcard.delivery.')) {
+      return deps.render.giftcardDelivery(event.accountId, event.environment, event.subjectId);
+    }
     const [scope, ...rest] = event.type.split('.');
     const state = rest.at(-1)?.toUpperCase();
     if (scope === 'giftcard') {

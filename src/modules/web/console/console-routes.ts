@@ -30,6 +30,32 @@ const Paging = {
 const ProductName = Type.Union([Type.Literal('giftcards'), Type.Literal('topups')]);
 const Product = Type.Union([Type.Literal('all'), Type.Literal('giftcards'), Type.Literal('topups')]);
 
+const OutboxPage = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      messageId: Type.Integer(),
+      kind: Type.String(),
+      channel: Type.Union([Type.Literal('email'), Type.Literal('sms')]),
+      to: Type.String(),
+      environment: Type.Union([Environment, Type.Null()]),
+      transactionId: Type.Union([Type.Integer(), Type.Null()]),
+      status: Type.String(),
+      statusText: Type.String({
+        description: 'what became of it, in words: "not sent: no SMTP server configured"',
+      }),
+      attempts: Type.Integer(),
+      createdAt: Type.String(),
+      sentAt: Type.Union([Type.String(), Type.Null()]),
+      subject: Type.Union([Type.String(), Type.Null()]),
+      text: Type.Union([Type.String(), Type.Null()], {
+        description: 'the text part (the SMS), secrets masked',
+      }),
+      html: Type.Union([Type.String(), Type.Null()], { description: 'the HTML part, secrets masked' }),
+    }),
+  ),
+  next: Type.Union([Type.Integer(), Type.Null()]),
+});
+
 const operatorOf = (request: FastifyRequest): Operator => {
   const user = webUserOf(request);
   return { id: user.id, email: user.email, ip: request.ip };
@@ -379,6 +405,20 @@ export function consoleRoutes(
       const page = request.query.page ?? 1;
       return { items: await c.auditPage({ limit: size, offset: (page - 1) * size }), page, size };
     },
+  );
+
+  app.get(
+    '/api/outbox',
+    {
+      schema: {
+        querystring: Type.Object({
+          before: Type.Optional(Type.Integer({ minimum: 1, description: 'the `next` of the page before' })),
+          size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
+        }),
+        response: { 200: OutboxPage },
+      },
+    },
+    async (request) => c.outbox({ limit: request.query.size ?? 25, before: request.query.before }),
   );
 
   app.get(

@@ -7,6 +7,7 @@ import { formatDateTime } from '../../../lib/time-format.ts';
 import type { AccountsService, CreateAccountInput } from '../../accounts/index.ts';
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
+import type { Messaging } from '../../messaging/index.ts';
 import type { Fx } from '../../reference/index.ts';
 import type { OperatorStatuses } from '../../topups/index.ts';
 import type { UpstreamService } from '../../upstream/index.ts';
@@ -42,6 +43,7 @@ export function createConsoleService(deps: {
   clock: Clock;
   changes?: ChangeVersions;
   upstreams?: Pick<UpstreamService, 'show'>;
+  messaging: Pick<Messaging, 'outbox'>;
 }) {
   const { accounts, ledger, giftcards, repository, audit, clock, users } = deps;
 
@@ -74,6 +76,9 @@ export function createConsoleService(deps: {
     },
 
     describe: (accountId: number) => accounts.describe(accountId),
+
+    /** The newest e-mails and SMS as their recipients see them (secrets masked), with their status. */
+    outbox: (page: { limit: number; before?: number }) => deps.messaging.outbox(page),
 
     createAccount: (who: Operator, input: CreateAccountInput) =>
       audited(who, 'account.create', input.name, { ...input }, () => accounts.create(input)),

@@ -5,12 +5,16 @@ import type { Base } from '../../../http/bases.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import { ALL_SCOPES } from '../../auth/index.ts';
+import { Deliveries } from '../../giftcards/delivery/delivery-schemas.ts';
+import type { GiftcardDelivery } from '../../giftcards/index.ts';
 import { webUserOf } from '../web-session.ts';
 import {
+  Branding,
   ClientParams,
   CreateCredentialBody,
   CreatedCredential,
   CredentialList,
+  DashboardResend,
   DocLinks,
   EnvironmentQuery,
   LedgerPage,
@@ -34,7 +38,14 @@ const CSV_LIMIT = 10_000;
 
 export function dashboardRoutes(
   app: TypedApp,
-  deps: { dashboard: DashboardService; accounts: AccountsService; bases: Base[]; errorsUrl: string },
+  deps: {
+    dashboard: DashboardService;
+    accounts: AccountsService;
+    bases: Base[];
+    errorsUrl: string;
+    /** Gift card delivery: the deliveries, resend and branding (modules/giftcards/delivery). */
+    delivery: GiftcardDelivery;
+  },
 ) {
   const { dashboard, accounts } = deps;
   const accountOf = (request: Parameters<typeof webUserOf>[0]) => {
@@ -130,6 +141,46 @@ export function dashboardRoutes(
     },
   );
 
+  // a gift card order's messages to its recipient, the reveals on the redeem page, and a resend
+  const principalOf = (request: Parameters<typeof webUserOf>[0], environment: Environment) => ({
+    accountId: accountOf(request).accountId,
+    environment,
+    clientId: 'dashboard',
+    scopes: [],
+  });
+  app.get(
+    '/api/giftcards/transactions/:transactionId/deliveries',
+    { schema: { params: TransactionParams, querystring: EnvironmentQuery, response: { 200: Deliveries } } },
+    async (request) =>
+      deps.delivery.deliveries.list(
+        principalOf(request, request.query.environment),
+        request.params.transactionId,
+      ),
+  );
+  app.post(
+    '/api/giftcards/transactions/:transactionId/deliveries',
+    {
+      schema: {
+        params: TransactionParams,
+        querystring: EnvironmentQuery,
+        body: DashboardResend,
+        response: { 200: Deliveries },
+      },
+    },
+    async (request) =>
+      deps.delivery.deliveries.resend(
+        principalOf(request, request.query.environment),
+        request.params.transactionId,
+        deps.delivery.parseResend(request.body ?? {}),
+      ),
+  );
+  app.get('/api/branding', { schema: { response: { 200: Branding } } }, async (request) =>
+    deps.delivery.branding.get(accountOf(request).accountId),
+  );
+  app.post('/api/branding', { schema: { body: Branding, response: { 200: Branding } } }, async (request) =>
+    deps.delivery.branding.set(accountOf(request).accountId, request.body),
+  );
+
   app.get(
     '/api/ledger',
     { schema: { querystring: LedgerQuery, response: { 200: LedgerPage } } },
@@ -179,6 +230,16 @@ const SANDBOX_TEST_VALUES = [
   },
   { product: 'Gift cards', value: 'productId 24', outcome: 'FAILED, then REFUNDED' },
   { product: 'Gift cards', value: 'productId 25', outcome: 'REFUNDED at once' },
+  {
+    product: 'Gift cards',
+    value: 'recipientEmail at bounce.airgift.test',
+    outcome: 'the e-mail fails (a bounce): giftcard.delivery.failed',
+  },
+  {
+    product: 'Gift cards',
+    value: 'recipientPhoneDetails number ending 0000',
+    outcome: 'the SMS fails: giftcard.delivery.failed, the smsFee refunded',
+  },
   { product: 'Top-ups', value: 'number ending 99990', outcome: 'PROCESSING, then SUCCESSFUL' },
   { product: 'Top-ups', value: 'number ending 99991', outcome: 'PROCESSING, then REFUNDED' },
   {

@@ -18,6 +18,11 @@ export const SignInBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export const PasswordResetBody = Type.Object(
+  { email: Type.String({ minLength: 3, maxLength: 254 }) },
+  { additionalProperties: false },
+);
+
 export const WelcomeBody = Type.Object(
   {
     token: Type.String({ minLength: 10, maxLength: 200 }),
@@ -172,6 +177,23 @@ export const DocLinks = Type.Object({
     Type.Object({ product: Type.String(), value: Type.String(), outcome: Type.String() }),
   ),
 });
+
+/** An account's branding of its recipients' e-mail and redeem page (modules/giftcards/delivery). */
+export const Branding = Type.Object(
+  {
+    displayName: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
+    logoUrl: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
+    color: Type.Union([Type.String({ maxLength: 7 }), Type.Null()]),
+    footer: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]),
+    codeInEmail: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const DashboardResend = Type.Object(
+  { recipientEmail: Type.Optional(Type.String({ maxLength: 254 })) },
+  { additionalProperties: false },
+);
 
 /** The account's settings the customer changes on the dashboard (issue 27: the gift card shapes). */
 export const Settings = Type.Object({ shapes: AccountShapes }, { additionalProperties: false });
