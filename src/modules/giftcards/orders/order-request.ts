@@ -130,6 +130,13 @@ export interface CheckedGiftcardOrder {
   reservation: Reservation;
 }
 
+export interface OrderCheckDeps {
+  catalog: CatalogService;
+  accounts: AccountsService;
+  /** `ORDER_MAX_QUANTITY`. */
+  maxQuantity: number;
+}
+
 /**
  * The checks of `POST /orders` in the order a caller can fix them: the product (400 when unknown or
  * inactive for this environment), the rules above, the account (403 when inactive).
@@ -138,11 +145,7 @@ export interface CheckedGiftcardOrder {
  * const { check } = createOrderChecks({ catalog, accounts, maxQuantity: 10 });
  * await check(principal, { productId: 1840, quantity: 1, unitPrice: 25, senderName: 'Ada' });
  */
-export function createOrderChecks(deps: {
-  catalog: CatalogService;
-  accounts: AccountsService;
-  maxQuantity: number;
-}) {
+export function createOrderChecks(deps: OrderCheckDeps) {
   return {
     async check(principal: Principal, body: OrderBody): Promise<CheckedGiftcardOrder> {
       const product = await deps.catalog.find(principal.environment, body.productId);

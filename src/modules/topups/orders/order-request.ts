@@ -27,6 +27,13 @@ export interface CheckedTopup {
   checks: Omit<ConflictCheck, 'since' | 'nextId'>;
 }
 
+export interface TopupCheckDeps {
+  accounts: AccountsService;
+  /** The environment's operator catalogue (live: the synced one when there is one). */
+  source: OperatorSource;
+  countries: Countries;
+}
+
 /**
  * Every rule of `POST /topups` a schema cannot say, in the order a caller can fix them: the amount
  * format (`order-pricing.ts`), the account (403 when inactive), the operator of the environment's
@@ -37,11 +44,7 @@ export interface CheckedTopup {
  * const { check } = createTopupChecks({ accounts, source, countries });
  * await check(principal, { operatorId: 1001, amount: 10, recipientPhone });
  */
-export function createTopupChecks(deps: {
-  accounts: AccountsService;
-  source: OperatorSource;
-  countries: Countries;
-}) {
+export function createTopupChecks(deps: TopupCheckDeps) {
   return {
     async check(principal: Principal, body: TopupBody): Promise<CheckedTopup> {
       const amount = parseAmount(body.amount);
