@@ -249,6 +249,12 @@ export const SETTINGS = {
     'Sandbox gift cards: how long a pre-order of test product 22 stays PENDING.',
     '30',
   ),
+  orderBatchMax: setting(
+    'ORDER_BATCH_MAX',
+    integer(1, 1000),
+    'Most orders of one account that share one database transaction (the group commit, both products); 1 turns batching off, every order in a transaction of its own (for bisecting).',
+    '64',
+  ),
   fulfilmentPollMs: setting(
     'FULFILMENT_POLL_MS',
     integer(100, 3_600_000),

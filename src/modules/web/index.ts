@@ -15,7 +15,7 @@ import type { GiftcardServices } from '../giftcards/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Messaging } from '../messaging/index.ts';
 import type { Fx } from '../reference/index.ts';
-import type { Topups } from '../topups/index.ts';
+import type { TopupServices } from '../topups/index.ts';
 import type { UpstreamService } from '../upstream/index.ts';
 import { createAuditLog } from './audit-log.ts';
 import { consoleRepository } from './console/console-repository.ts';
@@ -39,7 +39,7 @@ export interface WebDeps {
   accounts: AccountsService;
   ledger: Ledger;
   giftcards: GiftcardServices;
-  topups: Topups;
+  topups: TopupServices;
   fx: Fx;
   changes?: ChangeVersions;
   /** Seals the users' TOTP secrets at rest. */

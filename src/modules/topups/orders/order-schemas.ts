@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { pagingQuery } from '../../../http/paging.ts';
 import { BalanceInfo, DateTimeText, StringEnum } from '../../../http/schemas.ts';
 
@@ -60,6 +60,7 @@ export const TopupBody = Type.Object({
   recipientEmail: Type.Optional(Type.String({ maxLength: 254 })),
   senderPhone: Type.Optional(Phone),
 });
+export type TopupBody = Static<typeof TopupBody>;
 
 export const ReportQuery = Type.Object({
   ...pagingQuery(100),

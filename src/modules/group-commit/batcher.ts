@@ -5,18 +5,20 @@ import type { Database, Environment } from '../../db/schema.ts';
  * Group commit for the orders of one account (the way TigerBeetle batches transfers). Orders of one
  * account and environment serialise on its balance row anyway; so while one transaction of that
  * account runs, the orders that arrive meanwhile queue here, and the next transaction takes them all
- * (up to `maxBatch`): one row lock, one commit, many ledger entries. An order that arrives when
- * nothing of its account is running starts after one turn of the event loop (`setImmediate`, so the
- * requests read at the same moment join it), so a quiet account waits for nothing.
+ * (up to `maxBatch`, `ORDER_BATCH_MAX`): one row lock, one commit, many ledger entries. An order that
+ * arrives when nothing of its account is running starts after one turn of the event loop
+ * (`setImmediate`, so the requests read at the same moment join it), so a quiet account waits for
+ * nothing. The rules its callbacks keep are in this module's README ("The callback rules").
  *
  * Each order's work is the same callback it would run in a transaction of its own, and each gets
  * its own result. The orders of a batch run side by side on the transaction's one connection, so the
  * callbacks must not depend on each other's writes (a unique index may catch a clash: the batch then
- * fails and its orders run alone); orders that must see each other carry the same `tag`. If any order of a batch fails (insufficient balance, a daily limit, a used
- * customIdentifier) or the commit does, the batch is rolled back as a whole and every order of it
- * runs again alone, in arrival order: each then gets exactly the answer it would have had alone, and
- * a bad order never fails its batch-mates. The callbacks must do all their database work through the
- * `trx` they are given (they already must: a transaction is one connection, one PGlite session).
+ * fails and its orders run alone); orders that must see each other carry the same `tag`. If any order
+ * of a batch fails (insufficient balance, a daily limit, a used customIdentifier) or the commit does,
+ * the batch is rolled back as a whole and every order of it runs again alone, in arrival order: each
+ * then gets exactly the answer it would have had alone, and a bad order never fails its batch-mates.
+ * The callbacks must do all their database work through the `trx` they are given (they already must:
+ * a transaction is one connection, one PGlite session).
  *
  * With `inFlight` above 1 (PostgreSQL: a pool of connections), that many batches of one account run
  * at once, each on its own connection: the next batch's first statements (BEGIN, the ids, the checks
@@ -29,11 +31,14 @@ import type { Database, Environment } from '../../db/schema.ts';
  * whose orders then run alone. Orders with one tag never run at the same time, in one batch or in
  * two. PGlite has one connection: one batch at a time there.
  *
+ * `inBatch(trx)` is true on the transaction of a batch of two or more orders, from before their work
+ * starts on it: the gatherings (gathering.ts) make one statement of its orders' calls there.
+ *
  * Invariant kept: balance == sum(entries), since every batch commits or rolls back whole.
  *
  * @example
- * const orders = createOrderBatcher(db);
- * const id = await orders.run({ accountId, environment }, async (trx) => {
+ * const commits = createGroupCommit(db, { maxBatch: 64, inFlight: 2 });
+ * const id = await commits.run({ accountId, environment }, async (trx) => {
  *   const debit = await ledger.debitOrder(trx, { ... });
  *   return insertOrder(trx, debit);
  * });
@@ -52,20 +57,18 @@ interface Job {
   reject(error: unknown): void;
 }
 
-export interface BatcherOptions {
+export interface GroupCommitOptions {
+  /** Most orders in one transaction (`ORDER_BATCH_MAX`, default 64); 1: every order alone. */
   maxBatch?: number;
   /** Batches of one account running at once (default 1; see above). */
   inFlight?: number;
-  /**
-   * Told the transaction of a batch of two or more orders before their work starts on it, so a
-   * statement the orders all make can be made once for all of them (ledger.ts: the batch's debits).
-   */
-  onBatch?: (trx: Kysely<Database>) => void;
 }
 
-export function createOrderBatcher(db: Kysely<Database>, options: BatcherOptions = {}) {
-  const maxBatch = options.maxBatch ?? 64;
+export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}) {
+  const maxBatch = Math.max(1, options.maxBatch ?? 64);
   const inFlight = Math.max(1, options.inFlight ?? 1);
+  // the transactions of batches of two or more orders: their statements may be gathered (gathering.ts)
+  const batches = new WeakSet<Kysely<Database>>();
   // per account and environment: the orders waiting, and how many batches of it are running
   const lanes = new Map<string, Lane>();
   const stats = { batches: 0, orders: 0, fallbacks: 0 };
@@ -82,7 +85,7 @@ export function createOrderBatcher(db: Kysely<Database>, options: BatcherOptions
     let results: unknown[] = [];
     try {
       await db.transaction().execute(async (trx) => {
-        options.onBatch?.(trx);
+        batches.add(trx);
         // All at once: the transaction's one connection runs their statements one after the other
         // (Kysely queues them), each as soon as the previous answered, with no wait for the event loop
         // to come back to each order's code in between.
@@ -173,9 +176,11 @@ export function createOrderBatcher(db: Kysely<Database>, options: BatcherOptions
         }
       });
     },
+    /** True on the transaction of a batch of two or more orders (for `createGathering`). */
+    inBatch: (trx: Kysely<Database>): boolean => batches.has(trx),
     /** Batches run, orders in them, and batches that fell back to one transaction per order. */
     stats: () => ({ ...stats }),
   };
 }
 
-export type OrderBatcher = ReturnType<typeof createOrderBatcher>;
+export type GroupCommit = ReturnType<typeof createGroupCommit>;

@@ -1,9 +1,9 @@
 import { AppError } from '../../../errors/error-codes.ts';
+import type { CardCodec } from '../../../lib/card-codes.ts';
 import { parseDateTime } from '../../../lib/time-format.ts';
 import type { Principal } from '../../auth/index.ts';
-import type { CardCodec } from './card-codes.ts';
+import { transactionView } from './order-view.ts';
 import type { OrdersRepository, ReportQuery } from './orders-repository.ts';
-import { transactionView } from './transaction-view.ts';
 
 /**
  * The read side of gift card transactions: the reports and the redeem codes. A transaction id of

@@ -1,16 +1,13 @@
-import type { FastifyRequest } from 'fastify';
 import { Paged, pagedWrapper, toLimitOffset } from '../../../http/paging.ts';
-import { principalOf } from '../../../http/request-context.ts';
+import { baseUrlOf, principalOf } from '../../../http/request-context.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
-import type { TopupReports } from './topup-reports.ts';
-import { ReportQuery, TopupBody, TopupTransaction, TransactionParams } from './topup-schemas.ts';
-import type { TopupService } from './topup-service.ts';
-import { topupView } from './topup-view.ts';
+import type { TopupOrders } from './order-adapter.ts';
+import type { TopupReports } from './order-reports.ts';
+import { ReportQuery, TopupBody, TopupTransaction, TransactionParams } from './order-schemas.ts';
+import { topupView } from './order-view.ts';
 
 /** POST /topups (scope `send-topups`) and the transaction reports (`read-topups-history`). */
-const baseUrlOf = (request: FastifyRequest) => request.base?.url ?? '';
-
-export function topupRoutes(app: TypedApp, deps: { orders: TopupService; reports: TopupReports }) {
+export function topupRoutes(app: TypedApp, deps: { orders: TopupOrders; reports: TopupReports }) {
   const { orders, reports } = deps;
 
   app.post(
@@ -19,7 +16,7 @@ export function topupRoutes(app: TypedApp, deps: { orders: TopupService; reports
       schema: { body: TopupBody, response: { 200: TopupTransaction } },
       config: { access: { scope: 'send-topups' } },
     },
-    async (request) => topupView(await orders.send(principalOf(request), request.body), baseUrlOf(request)),
+    (request) => orders.place(principalOf(request), request.body, baseUrlOf(request)),
   );
 
   app.get(

@@ -1,8 +1,8 @@
 import type { Static } from 'typebox';
 import { currencyName } from '../../../lib/currencies.ts';
 import { formatDateTime } from '../../../lib/time-format.ts';
-import type { TopupTransaction } from './topup-schemas.ts';
-import type { TopupRow } from './topups-repository.ts';
+import type { TopupTransaction } from './order-schemas.ts';
+import type { TopupRow } from './orders-repository.ts';
 
 /**
  * The Top-up transaction resource (spec table + `balanceInfo`, decisions §5, + `links`, §4).
@@ -10,7 +10,9 @@ import type { TopupRow } from './topups-repository.ts';
  * around the debit (a later refund is its own ledger entry); `links.self` is the report URL on the
  * base the caller used. Numeric columns are read with `Number` (what `dec(text).toNumber()` gives).
  */
-export function topupView(row: TopupRow, baseUrl: string): Static<typeof TopupTransaction> {
+export type TopupView = Static<typeof TopupTransaction>;
+
+export function topupView(row: TopupRow, baseUrl: string): TopupView {
   const currency = row.requested_currency_code;
   const self = `${baseUrl}/topups/reports/transactions/${row.id}`;
   return {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
-import { derivedKey, textSealer } from '../../../lib/sealed-text.ts';
-import { readSecretFile } from '../../../lib/secret-files.ts';
+import { derivedKey, textSealer } from './sealed-text.ts';
+import { readSecretFile } from './secret-files.ts';
 
 /**
  * Redeem codes at rest: sealed with AES-256-GCM (`lib/sealed-text.ts`: a random 96-bit IV per value,

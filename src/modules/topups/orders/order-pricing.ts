@@ -3,7 +3,7 @@ import { minorUnitsOf } from '../../../lib/currencies.ts';
 import { type Dec, dec, hasAtMostDecimals, roundToMinor } from '../../../lib/money.ts';
 import type { Fx } from '../../reference/index.ts';
 import type { OperatorRecord } from '../catalog/operator-catalog.ts';
-import type { SenderAmounts } from '../catalog/operator-view.ts';
+import type { OperatorViews, SenderAmounts } from '../catalog/operator-view.ts';
 
 /**
  * The money of one top-up (decisions §5), all exact decimals:
@@ -108,5 +108,33 @@ export async function priceTopup(input: {
     discountPercent,
     discount,
     cost: requested.minus(discount),
+  };
+}
+
+/**
+ * The price of a checked top-up in its account's currency (`priceTopup` with the operator's sender
+ * amounts); the amount rules refuse here (400 INVALID_AMOUNT_FOR_OPERATOR...), before anything is written.
+ *
+ * @example
+ * const pricer = createTopupPricer({ views, fx });
+ * await pricer.price(checked); // { requestedAmount, deliveredAmount, discount, cost, ... }
+ */
+export function createTopupPricer(deps: { views: OperatorViews; fx: Fx }) {
+  return {
+    async price(c: {
+      operator: OperatorRecord;
+      amount: Dec;
+      body: { useLocalAmount?: boolean };
+      account: { currencyCode: string; countryCode: string };
+    }): Promise<TopupPrice> {
+      return priceTopup({
+        operator: c.operator,
+        sender: await deps.views.senderAmounts(c.operator, c.account.currencyCode),
+        amount: c.amount,
+        useLocalAmount: c.body.useLocalAmount ?? false,
+        accountCountry: c.account.countryCode,
+        fx: deps.fx,
+      });
+    },
   };
 }

@@ -2,8 +2,8 @@ import type { Static } from 'typebox';
 import { AppError } from '../../../errors/error-codes.ts';
 import { parseDateTime } from '../../../lib/time-format.ts';
 import type { Principal } from '../../auth/index.ts';
-import type { ReportQuery } from './topup-schemas.ts';
-import type { TopupRow, TopupsRepository } from './topups-repository.ts';
+import type { ReportQuery } from './order-schemas.ts';
+import type { TopupRow, TopupsRepository } from './orders-repository.ts';
 
 /**
  * The read side of top-ups: the transaction reports and one transaction by id. A transaction of
@@ -42,8 +42,8 @@ function narrowest(bounds: (Date | undefined)[], pick: (a: Date, b: Date) => Dat
     .reduce<Date | undefined>((a, b) => (a ? pick(a, b) : b), undefined);
 }
 
-export function createTopupReports(deps: { repo: TopupsRepository }) {
-  const { repo } = deps;
+export function createTopupReports(deps: { repository: TopupsRepository }) {
+  const { repository: repo } = deps;
   return {
     /** One page of the caller's top-ups, filtered and sorted (default: newest first). */
     async list(

@@ -386,17 +386,16 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
     },
 
     /** PROCESSING top-ups whose check is due, oldest first. */
-    async due(now: Date, limit: number): Promise<TopupRow[]> {
-      return openAll(
-        await db
-          .selectFrom('topup_transactions')
-          .selectAll()
-          .where('status', '=', 'PROCESSING')
-          .where('next_check_at', '<=', now)
-          .orderBy('next_check_at')
-          .limit(limit)
-          .execute(),
-      );
+    async dueIds(now: Date, limit: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom('topup_transactions')
+        .select('id')
+        .where('status', '=', 'PROCESSING')
+        .where('next_check_at', '<=', now)
+        .orderBy('next_check_at')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.id);
     },
   };
 }
