@@ -1,8 +1,8 @@
 import type { Static } from 'typebox';
 import type { AccountShapes } from '../../admin/admin-schemas.ts';
-import type { Environment } from '../web-schemas.ts';
-import { explain } from './api.ts';
-import { field, h, replace, select, status } from './dom.ts';
+import type { Environment, Revoked } from '../web-schemas.ts';
+import { explain, post } from './api.ts';
+import { confirmDialog, field, h, replace, select, status } from './dom.ts';
 import type { Route } from './shell.ts';
 
 /**
@@ -17,6 +17,9 @@ export type Env = Static<typeof Environment>;
 /** The page's environment: `?environment=sandbox`, else live. */
 export const envOf = (route: Route): Env =>
   route.query.get('environment') === 'sandbox' ? 'sandbox' : 'live';
+
+/** The number of a paged list's page: `?page=`, 1 when absent or not a number. */
+export const pageNumber = (route: Route): number => Number(route.query.get('page') ?? '1') || 1;
 
 /** A select of the two environments. */
 export const environmentSelect = (value?: string) =>
@@ -90,6 +93,38 @@ export function actionForm(
     }
   });
   return form;
+}
+
+/**
+ * A credential's state in a table (both apps): "revoked", or a Revoke button that asks `question`
+ * first, then revokes it (`/api/credentials/{clientId}/revoke`) and redraws the page. A refusal goes
+ * to `onError` when given.
+ */
+export function revokeCell(
+  credential: { clientId: string; revoked: boolean },
+  question: string,
+  onError?: (error: unknown) => void,
+): HTMLElement {
+  if (credential.revoked) return h('span', { class: 'badge revoked' }, 'revoked');
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'small danger',
+      'aria-label': `Revoke ${credential.clientId}`,
+      onclick: async () => {
+        if (!(await confirmDialog(question, 'Revoke'))) return;
+        try {
+          await post<typeof Revoked>(`/api/credentials/${encodeURIComponent(credential.clientId)}/revoke`);
+          rerender();
+        } catch (error) {
+          if (!onError) throw error;
+          onError(error);
+        }
+      },
+    },
+    'Revoke',
+  );
 }
 
 /**

@@ -1,8 +1,7 @@
 import { get, post } from '../../ui/api.ts';
 import { confirmDialog, field, h, money, table } from '../../ui/dom.ts';
 import type { PageDef } from '../../ui/shell.ts';
-import { actionForm, environmentSelect, rerender, shapesForm } from '../../ui/widgets.ts';
-import type { Revoked } from '../../web-schemas.ts';
+import { actionForm, environmentSelect, rerender, revokeCell, shapesForm } from '../../ui/widgets.ts';
 import type {
   Account,
   AccountPage,
@@ -146,22 +145,7 @@ export const accountPage: PageDef = {
           c.environment,
           c.scopes.join(' '),
           c.createdAt,
-          c.revoked
-            ? h('span', { class: 'badge revoked' }, 'revoked')
-            : h(
-                'button',
-                {
-                  type: 'button',
-                  class: 'small danger',
-                  'aria-label': `Revoke ${c.clientId}`,
-                  onclick: async () => {
-                    if (!(await confirmDialog(`Revoke ${c.clientId}?`, 'Revoke'))) return;
-                    await post<typeof Revoked>(`/api/credentials/${encodeURIComponent(c.clientId)}/revoke`);
-                    rerender();
-                  },
-                },
-                'Revoke',
-              ),
+          revokeCell(c, `Revoke ${c.clientId}?`),
         ]),
       ),
       table(

@@ -1,6 +1,7 @@
 import { get } from '../../ui/api.ts';
 import { h, table } from '../../ui/dom.ts';
 import type { PageDef } from '../../ui/shell.ts';
+import { pageNumber } from '../../ui/widgets.ts';
 import type { AuditPage } from '../../users/users-schemas.ts';
 
 /** The audit log: every change made by operators (and by the admin key), newest first. */
@@ -8,7 +9,7 @@ export const auditPage: PageDef = {
   path: '/audit',
   title: 'Audit log',
   async render(body, route) {
-    const page = Number(route.query.get('page') ?? '1') || 1;
+    const page = pageNumber(route);
     const r = await get<typeof AuditPage>('/api/audit', { page, size: 50 });
     body.append(
       table(

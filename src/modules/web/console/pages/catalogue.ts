@@ -1,7 +1,7 @@
 import { get, post } from '../../ui/api.ts';
 import { field, h, money, table } from '../../ui/dom.ts';
 import { go, type PageDef } from '../../ui/shell.ts';
-import { actionForm, pager, rerender, searchForm } from '../../ui/widgets.ts';
+import { actionForm, pageNumber, pager, rerender, searchForm } from '../../ui/widgets.ts';
 import type {
   FxRate,
   FxRateBody,
@@ -22,7 +22,7 @@ export const cataloguePage: PageDef = {
   title: 'Catalogue and stock',
   async render(body, route) {
     const search = route.query.get('search') ?? '';
-    const page = Number(route.query.get('page') ?? '1') || 1;
+    const page = pageNumber(route);
     const [products, stock, fx, upstreams] = await Promise.all([
       get<typeof ProductPage>('/api/products', { search, page, size: 25 }),
       get<typeof StockList>('/api/stock'),

@@ -2,7 +2,7 @@ import type { TSchema } from 'typebox';
 import { get, post } from '../../ui/api.ts';
 import { confirmDialog, h, table } from '../../ui/dom.ts';
 import { go, type PageDef } from '../../ui/shell.ts';
-import { pager, rerender, searchForm } from '../../ui/widgets.ts';
+import { pageNumber, pager, rerender, searchForm } from '../../ui/widgets.ts';
 import type { OperatorPage, StatusBody } from '../console-schemas.ts';
 
 /** The top-up operators (search, activate, deactivate on both environments). */
@@ -11,7 +11,7 @@ export const operatorsPage: PageDef = {
   title: 'Top-up operators',
   async render(body, route) {
     const search = route.query.get('search') ?? '';
-    const page = Number(route.query.get('page') ?? '1') || 1;
+    const page = pageNumber(route);
     const r = await get<typeof OperatorPage>('/api/topup-operators', { search, page, size: 25 });
     body.append(
       h(

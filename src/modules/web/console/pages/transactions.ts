@@ -1,7 +1,7 @@
 import { get } from '../../ui/api.ts';
 import { field, h, money, select, table } from '../../ui/dom.ts';
 import { go, type PageDef } from '../../ui/shell.ts';
-import { environmentSelect, envOf, pager } from '../../ui/widgets.ts';
+import { environmentSelect, envOf, pageNumber, pager } from '../../ui/widgets.ts';
 import type { TransactionPage } from '../console-schemas.ts';
 
 /** The transactions of every account, of one environment and product. */
@@ -10,7 +10,7 @@ export const transactionsPage: PageDef = {
   title: 'Transactions',
   async render(body, route) {
     const env = envOf(route);
-    const page = Number(route.query.get('page') ?? '1') || 1;
+    const page = pageNumber(route);
     const product = route.query.get('product') ?? 'all';
     const r = await get<typeof TransactionPage>('/api/transactions', {
       environment: env,

@@ -1,7 +1,7 @@
 import { get } from '../../ui/api.ts';
 import { money, table } from '../../ui/dom.ts';
 import { go, type PageDef } from '../../ui/shell.ts';
-import { envOf, pager } from '../../ui/widgets.ts';
+import { envOf, pageNumber, pager } from '../../ui/widgets.ts';
 import type { LedgerPage } from '../dashboard-schemas.ts';
 
 /** The balance's history: its ledger entries, newest first. */
@@ -10,7 +10,7 @@ export const balancePage: PageDef = {
   title: 'Balance history',
   async render(body, route) {
     const env = envOf(route);
-    const page = Number(route.query.get('page') ?? '1') || 1;
+    const page = pageNumber(route);
     const r = await get<typeof LedgerPage>('/api/ledger', { environment: env, page, size: 25 });
     body.append(
       table(

@@ -1,8 +1,7 @@
 import { explain, get, post } from '../../ui/api.ts';
-import { confirmDialog, field, h, replace, status, table } from '../../ui/dom.ts';
+import { field, h, replace, status, table } from '../../ui/dom.ts';
 import type { PageDef } from '../../ui/shell.ts';
-import { environmentSelect, envOf, rerender } from '../../ui/widgets.ts';
-import type { Revoked } from '../../web-schemas.ts';
+import { environmentSelect, envOf, rerender, revokeCell } from '../../ui/widgets.ts';
 import type { CreateCredentialBody, CreatedCredential, CredentialList } from '../dashboard-schemas.ts';
 
 /** The account's API credentials: list, create (the secret shown once), revoke. */
@@ -88,29 +87,9 @@ export const credentialsPage: PageDef = {
       c.scopes.join(' '),
       c.createdAt,
       c.lastUsedAt ?? 'never',
-      c.revoked
-        ? h('span', { class: 'badge revoked' }, 'revoked')
-        : h(
-            'button',
-            {
-              type: 'button',
-              class: 'small danger',
-              'aria-label': `Revoke ${c.clientId}`,
-              onclick: async () => {
-                if (
-                  !(await confirmDialog(`Revoke ${c.clientId}? Its tokens stop working at once.`, 'Revoke'))
-                )
-                  return;
-                try {
-                  await post<typeof Revoked>(`/api/credentials/${encodeURIComponent(c.clientId)}/revoke`);
-                  rerender();
-                } catch (error) {
-                  replace(message, status(explain(error), 'error'));
-                }
-              },
-            },
-            'Revoke',
-          ),
+      revokeCell(c, `Revoke ${c.clientId}? Its tokens stop working at once.`, (error) =>
+        replace(message, status(explain(error), 'error')),
+      ),
     ]);
     body.append(
       table(

@@ -1,7 +1,7 @@
 import { get, url } from '../../ui/api.ts';
 import { field, h, select, table } from '../../ui/dom.ts';
 import { go, type PageDef } from '../../ui/shell.ts';
-import { envOf, pager } from '../../ui/widgets.ts';
+import { envOf, pageNumber, pager } from '../../ui/widgets.ts';
 import type { TransactionPage } from '../dashboard-schemas.ts';
 import { TX_HEAD, transactionRows } from './transaction-rows.ts';
 
@@ -12,7 +12,7 @@ export const transactionsPage: PageDef = {
   async render(body, route) {
     const env = envOf(route);
     const q = route.query;
-    const page = Number(q.get('page') ?? '1') || 1;
+    const page = pageNumber(route);
     const filter = {
       environment: env,
       product: q.get('product') ?? 'all',

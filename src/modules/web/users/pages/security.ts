@@ -4,6 +4,7 @@ import { field, h } from '../../ui/dom.ts';
 import type { PageDef } from '../../ui/shell.ts';
 import { actionForm, rerender } from '../../ui/widgets.ts';
 import type { CodeBody, SessionInfo, TotpEnrolment, TotpState } from '../users-schemas.ts';
+import { codeInput } from './sign-in.ts';
 
 /**
  * The signed-in user's two-step sign-in (TOTP), the same page in the dashboard and the console:
@@ -38,17 +39,6 @@ function qrCode(text: string, label: string): SVGSVGElement {
   svg.append(background, path);
   return svg;
 }
-
-const codeInput = () =>
-  h('input', {
-    type: 'text',
-    name: 'code',
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    pattern: '[0-9]{6}',
-    maxlength: 6,
-    required: true,
-  });
 
 export const securityPage: PageDef = {
   path: '/security',

@@ -8,6 +8,19 @@ import type { EmailBody, Ok, SessionInfo, SignInBody, WebUser, WelcomeBody } fro
  * code of two-step sign-in once the password was right), ask for a password reset link, and set a
  * password from an invitation or reset link (`#/welcome/<token>`, `#/reset/<token>`).
  */
+
+/** The 6-digit code of an authenticator app (sign-in, and the two-step sign-in page). */
+export const codeInput = () =>
+  h('input', {
+    type: 'text',
+    name: 'code',
+    inputmode: 'numeric',
+    autocomplete: 'one-time-code',
+    pattern: '[0-9]{6}',
+    maxlength: 6,
+    required: true,
+  });
+
 export function signInForm(app: HTMLElement, appName: string, done: (s: Static<typeof SessionInfo>) => void) {
   const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true });
   const password = h('input', {
@@ -17,15 +30,7 @@ export function signInForm(app: HTMLElement, appName: string, done: (s: Static<t
     required: true,
   });
   // asked for only once the password was right for a user with two-step sign-in on
-  const code = h('input', {
-    type: 'text',
-    name: 'code',
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    pattern: '[0-9]{6}',
-    maxlength: 6,
-    required: true,
-  });
+  const code = codeInput();
   const codeField = field('Code from your authenticator app', code);
   const message = h('div', { class: 'message' });
   const button = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
