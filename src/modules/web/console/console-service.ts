@@ -11,8 +11,8 @@ import type { Messaging } from '../../messaging/index.ts';
 import type { Fx } from '../../reference/index.ts';
 import type { OperatorStatuses } from '../../topups/index.ts';
 import type { UpstreamService } from '../../upstream/index.ts';
-import type { AuditLog } from '../audit-log.ts';
-import type { UsersService } from '../users-service.ts';
+import type { AuditLog } from '../users/audit-log.ts';
+import type { UsersService } from '../users/users-service.ts';
 import type { ConsoleRepository } from './console-repository.ts';
 
 /**

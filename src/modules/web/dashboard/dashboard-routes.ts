@@ -5,23 +5,21 @@ import type { Base } from '../../../http/bases.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import { ALL_SCOPES } from '../../auth/index.ts';
-import { Deliveries } from '../../giftcards/delivery/delivery-schemas.ts';
 import type { GiftcardDelivery } from '../../giftcards/index.ts';
-import { webUserOf } from '../web-session.ts';
+import { webUserOf } from '../users/web-session.ts';
+import { ClientParams, EnvironmentQuery, Revoked } from '../web-schemas.ts';
 import {
   Branding,
-  ClientParams,
   CreateCredentialBody,
   CreatedCredential,
   CredentialList,
   DashboardResend,
+  Deliveries,
   DocLinks,
-  EnvironmentQuery,
   LedgerPage,
   LedgerQuery,
   Overview,
   RevealedCodes,
-  Revoked,
   Settings,
   TransactionPage,
   TransactionParams,

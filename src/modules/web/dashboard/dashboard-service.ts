@@ -7,7 +7,7 @@ import type { Principal } from '../../auth/index.ts';
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { TopupServices } from '../../topups/index.ts';
-import type { AuditLog } from '../audit-log.ts';
+import type { AuditLog } from '../users/audit-log.ts';
 import type { DashboardRepository } from './dashboard-repository.ts';
 
 /**
