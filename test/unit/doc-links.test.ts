@@ -1,7 +1,8 @@
 /**
  * The README and docs/ stay navigable: every relative link and image in README.md and docs/**\/*.md
  * points to a file of the repository (never outside it), and every #anchor to a heading of its target
- * file (GitHub's heading ids); the README stays short enough to read first (its details go to docs/).
+ * file (GitHub's heading ids); the README stays short enough to read first (its details go to docs/)
+ * and its index names every document of docs/.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -105,6 +106,15 @@ test('the docs name nothing outside the repository as a place to read', () => {
 test(`README.md stays under ${README_MAX_LINES} lines (the rest belongs in docs/)`, () => {
   const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length;
   assert.ok(lines < README_MAX_LINES, `README.md has ${lines} lines`);
+});
+
+test("every document in docs/ has its line in the README's Where to read on", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const index = readme.slice(readme.indexOf('## Where to read on'));
+  for (const file of markdownFiles(join(ROOT, 'docs'))) {
+    const path = relative(ROOT, file).split(sep).join('/');
+    assert.ok(index.includes(`](${path})`), `README.md's Where to read on does not link ${path}`);
+  }
 });
 
 test('heading ids are the ones GitHub makes', () => {
