@@ -8,10 +8,11 @@
 // at every start); bundled they are one more part of main.mjs. CommonJS packages load much faster
 // and are left alone, and so is PGlite, which finds its WebAssembly next to its own files.
 //
-// The dashboard's and console's front-ends (web/<page>/main.ts) are bundled here too and written
-// into main.mjs as string constants (AIRGIFT_WEB_BUNDLES, read by src/modules/web/web-assets.ts):
-// the server then starts no esbuild of its own, and the bundle stays one file wherever it is put.
-// The build is skipped when dist/main.mjs is newer than every file under src/ and web/.
+// The dashboard's and console's front-ends (src/modules/web/<page>/pages/main.ts) are bundled here
+// too and written into main.mjs as string constants (AIRGIFT_WEB_BUNDLES, read by
+// src/modules/web/web-assets.ts): the server then starts no esbuild of its own, and the bundle stays
+// one file wherever it is put. The build is skipped when dist/main.mjs is newer than every file
+// under src/.
 //
 //   node scripts/build.mjs [--force] [--outdir DIR]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -37,7 +38,6 @@ function upToDate() {
     const built = statSync(outfile).mtimeMs;
     return (
       built > newestUnder(join(root, 'src')) &&
-      built > newestUnder(join(root, 'web')) &&
       built > statSync(join(root, 'package-lock.json')).mtimeMs &&
       built > statSync(import.meta.filename).mtimeMs
     );
@@ -45,6 +45,8 @@ function upToDate() {
     return false;
   }
 }
+
+const WEB_DIR = join(root, 'src', 'modules', 'web');
 
 const BUNDLED = new Set(['typebox', 'kysely', 'jose', '@fastify/type-provider-typebox']);
 
@@ -67,10 +69,10 @@ const externalPackages = {
 /** The same options as the in-memory build of `npm run dev` (src/modules/web/web-assets.ts). */
 async function webBundle(page) {
   // The same options as the front-end bundled in memory from the sources (src/modules/web/web-assets.ts).
-  const options = JSON.parse(readFileSync(join(root, 'web', 'bundle-options.json'), 'utf8'));
+  const options = JSON.parse(readFileSync(join(WEB_DIR, 'bundle-options.json'), 'utf8'));
   const result = await build({
     ...options,
-    entryPoints: [join(root, 'web', page, 'main.ts')],
+    entryPoints: [join(WEB_DIR, page, 'pages', 'main.ts')],
     write: false,
     logLevel: 'warning',
   });

@@ -50,7 +50,7 @@ import {
   topupRoutes,
 } from './modules/topups/index.ts';
 import { upstreamAdminRoutes } from './modules/upstream/index.ts';
-import { webAdminRoutes, webPages } from './modules/web/index.ts';
+import { usersAdminRoutes, webPages } from './modules/web/index.ts';
 import { webhookAdminRoutes } from './modules/webhooks/index.ts';
 import type { Readiness } from './readiness.ts';
 import type { Services } from './services.ts';
@@ -252,7 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       webhookAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.webhooks.service);
       catalogSyncAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.catalogSync);
       backupRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.backups);
-      webAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), {
+      usersAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), {
         users: services.web.users,
         accounts: services.accounts,
         dashboardUrl: config.dashboardUrl,

@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 
 /**
  * Every setting airgift reads, in one table: its environment variable, default, meaning and parser.
- * `loadConfig` reads them once at start and fails fast with every bad value named. The README's
- * configuration table lists the same variables (a test keeps the two in step).
+ * `loadConfig` reads them once at start and fails fast with every bad value named.
+ * docs/configuration.md is generated from this table (`npm run docs:configuration`; a test checks it
+ * is up to date), so a description is Markdown, and its links are relative to docs/.
  */
 type Parser<T> = (raw: string) => T;
 
@@ -104,12 +105,21 @@ function setting<T>(env: string, parse: Parser<T>, description: string, def?: st
   return { env, parse, description, default: def };
 }
 
-/** The schema. Order here is the order of the README table. */
+/** The schema. Order here is the order of docs/configuration.md. */
 export const SETTINGS = {
   port: setting('PORT', integer(0, 65535), 'Port of the one HTTPS listener for every base.', '8443'),
   host: setting('HOST', text, 'Interface to listen on.', '0.0.0.0'),
-  dataDir: setting('DATA_DIR', text, 'Embedded database, TLS files, generated keys.', './data'),
-  databaseUrl: setting('DATABASE_URL', text, 'PostgreSQL URL; when unset, embedded PGlite in DATA_DIR.'),
+  dataDir: setting(
+    'DATA_DIR',
+    text,
+    'Embedded database (`pgdata/`), TLS files, generated keys, the sandbox credentials. It shares `./data` with the versioned `data/seed/` and `data/operators/`: to start afresh remove `data/pgdata` (and the rest the server wrote), never the whole folder.',
+    './data',
+  ),
+  databaseUrl: setting(
+    'DATABASE_URL',
+    text,
+    'PostgreSQL URL; when unset, embedded PGlite in `DATA_DIR/pgdata` ([embedded-database.md](embedded-database.md)). Without a user name it connects as `PGUSER`, else the OS user, as `psql` does.',
+  ),
   databasePoolSize: setting(
     'DATABASE_POOL_SIZE',
     integer(1, 500),
@@ -119,13 +129,13 @@ export const SETTINGS = {
   pgliteSharedBuffers: setting(
     'PGLITE_SHARED_BUFFERS',
     memorySize,
-    "Embedded database's shared_buffers (its page cache inside the process; never given back once used).",
+    "The embedded database's `shared_buffers`: its page cache inside the server's process, which WebAssembly never gives back once used. Data files are read through the kernel's page cache as well, so a small value costs little.",
     '16MB',
   ),
   databaseGuard: setting(
     'DATABASE_GUARD',
     oneOf('auto', 'on', 'off'),
-    'Throw where a code path holding a database connection asks for another or calls out (db/connection-guard.ts); auto: on when NODE_ENV is development or test.',
+    "`on`: a code path that holds a database connection (a transaction, or the embedded database's only connection) and asks for another, or calls the network, throws instead of waiting for itself (`db/connection-guard.ts`); `auto`: on when `NODE_ENV` is `development` or `test` (`npm run dev`, `npm test`). See [embedded-database.md](embedded-database.md#one-connection).",
     'auto',
   ),
   publicUrl: setting('PUBLIC_URL', url, 'Root the default bases hang from.', 'https://localhost:$PORT'),
@@ -156,13 +166,13 @@ export const SETTINGS = {
   webLockoutFailures: setting(
     'WEB_LOCKOUT_FAILURES',
     integer(1, 1000),
-    'Dashboard and console: failed sign-ins of one e-mail from one address within WEB_LOCKOUT_MINUTES that lock it there.',
+    'Dashboard and console: failed sign-ins of one e-mail from one address within `WEB_LOCKOUT_MINUTES` that lock it there.',
     '5',
   ),
   webLockoutAddressFailures: setting(
     'WEB_LOCKOUT_ADDRESS_FAILURES',
     integer(0, 100_000),
-    'Dashboard and console: failed sign-ins from one address (any e-mails) within WEB_LOCKOUT_MINUTES that refuse it (0: no limit).',
+    'Dashboard and console: failed sign-ins from one address, any e-mails, within `WEB_LOCKOUT_MINUTES` that refuse it (`0`: no limit).',
     '20',
   ),
   webLockoutMinutes: setting(
@@ -174,26 +184,26 @@ export const SETTINGS = {
   tls: setting(
     'TLS',
     oneOf('on', 'off'),
-    '`off` only behind a TLS-terminating proxy listed in TRUSTED_PROXIES.',
+    '`off` only behind a TLS-terminating proxy listed in `TRUSTED_PROXIES`.',
     'on',
   ),
   tlsCertFile: setting(
     'TLS_CERT_FILE',
     text,
-    'PEM certificate chain; unset: a development CA in DATA_DIR/tls.',
+    'PEM certificate chain; unset: a development CA in `DATA_DIR/tls`.',
   ),
-  tlsKeyFile: setting('TLS_KEY_FILE', text, 'PEM private key of TLS_CERT_FILE.'),
+  tlsKeyFile: setting('TLS_KEY_FILE', text, 'PEM private key of `TLS_CERT_FILE`.'),
   trustedProxies: setting(
     'TRUSTED_PROXIES',
     list,
-    'Comma-separated IPs/CIDRs whose X-Forwarded-Proto/-For are believed.',
+    'Comma-separated IPs/CIDRs whose `X-Forwarded-Proto`/`-For` are believed.',
     '',
   ),
-  adminKey: setting('ADMIN_KEY', text, 'Admin API key; unset: generated into DATA_DIR/admin.key.'),
+  adminKey: setting('ADMIN_KEY', text, 'Admin API key; unset: generated into `DATA_DIR/admin.key`.'),
   tokenSigningKey: setting(
     'TOKEN_SIGNING_KEY',
     text,
-    'HS256 key for access tokens (32+ chars); unset: generated into DATA_DIR. Share it between servers.',
+    'HS256 key for access tokens (32+ characters); unset: generated into `DATA_DIR`. Give every server of one deployment the same key.',
   ),
   tokenTtlLive: setting(
     'TOKEN_TTL_LIVE',
@@ -207,23 +217,28 @@ export const SETTINGS = {
     'Sandbox token lifetime, seconds.',
     '86400',
   ),
-  bodyLimit: setting('BODY_LIMIT', integer(1024, 10_485_760), 'Largest request body, bytes.', '65536'),
+  bodyLimit: setting(
+    'BODY_LIMIT',
+    integer(1024, 10_485_760),
+    'Largest request body, bytes (larger: 413 `REQUEST_TOO_LARGE`).',
+    '65536',
+  ),
   headerLimit: setting(
     'HEADER_LIMIT',
     integer(1024, 1_048_576),
-    'Largest request head (request line and every header together), bytes; more is a 431.',
+    'Largest request head (request line and every header together), bytes (larger: 431 `REQUEST_HEADERS_TOO_LARGE`).',
     '16384',
   ),
   fxMarginPercent: setting(
     'FX_MARGIN_PERCENT',
     decimalText(0, 50),
-    'Margin added to every currency conversion, percent (e.g. 1.5).',
+    'Margin added to every currency conversion, percent (e.g. `1.5`).',
     '0',
   ),
   giftcardSmsFee: setting(
     'GIFTCARD_SMS_FEE',
     decimalText(0, 100),
-    'Gift cards: fee per card, in USD, when recipientPhoneDetails is given (converted to the account currency).',
+    'Gift cards: fee per card, in USD, when `recipientPhoneDetails` is given (converted to the account currency; see [giftcards.md](giftcards.md#price-of-an-order)).',
     '0.10',
   ),
   orderMaxQuantity: setting(
@@ -235,12 +250,12 @@ export const SETTINGS = {
   cardCodesKey: setting(
     'CARD_CODES_KEY',
     text,
-    'AES-256-GCM key for stored redeem codes and top-up PIN vouchers (base64, 32 bytes); unset: generated into DATA_DIR/card-codes.key.',
+    'AES-256-GCM key of the stored redeem codes and top-up PIN vouchers (base64, 32 bytes); unset: generated into `DATA_DIR/card-codes.key`. Keys derived from it also seal webhook, upstream and two-step sign-in secrets: keep it as safe as the codes ([operations.md](operations.md#backups-and-restore)).',
   ),
   sandboxProcessingSeconds: setting(
     'SANDBOX_PROCESSING_SECONDS',
     integer(0, 86_400),
-    'Sandbox gift cards: how long test products 21 and 24 stay PROCESSING / FAILED.',
+    'Sandbox gift cards: how long test products 21 and 24 stay PROCESSING / FAILED ([sandbox.md](sandbox.md)).',
     '5',
   ),
   sandboxPreOrderSeconds: setting(
@@ -249,10 +264,16 @@ export const SETTINGS = {
     'Sandbox gift cards: how long a pre-order of test product 22 stays PENDING.',
     '30',
   ),
+  orderBatchMax: setting(
+    'ORDER_BATCH_MAX',
+    integer(1, 1000),
+    'Most orders of one account that share one database transaction (the group commit, both products); 1 turns batching off, every order in a transaction of its own (for bisecting).',
+    '64',
+  ),
   fulfilmentPollMs: setting(
     'FULFILMENT_POLL_MS',
     integer(100, 3_600_000),
-    'How often the fulfilment poller looks for orders whose next step is due, milliseconds.',
+    'How often the background worker looks for gift card orders whose next step is due (and pre-orders that new stock can fill), milliseconds.',
     '1000',
   ),
   bootstrapSandbox: setting(
@@ -264,25 +285,25 @@ export const SETTINGS = {
   topupRecentRechargeSeconds: setting(
     'TOPUP_RECENT_RECHARGE_SECONDS',
     integer(0, 86_400),
-    'Top-ups: a number topped up by an account less than this many seconds ago is refused (PHONE_RECENTLY_RECHARGED).',
+    'Top-ups: a number topped up by an account less than this many seconds ago is refused (`PHONE_RECENTLY_RECHARGED`).',
     '120',
   ),
   topupSandboxProcessingSeconds: setting(
     'TOPUP_SANDBOX_PROCESSING_SECONDS',
     integer(0, 86_400),
-    'Sandbox top-ups: how long the test numbers ending 99990/99991 stay PROCESSING.',
+    'Sandbox top-ups: how long top-ups to the test numbers ending 99990/99991 stay PROCESSING ([sandbox.md](sandbox.md#top-ups)).',
     '30',
   ),
   topupWorkerIntervalMs: setting(
     'TOPUP_WORKER_INTERVAL_MS',
     integer(100, 3_600_000),
-    'How often the top-up worker looks for PROCESSING top-ups whose check is due, milliseconds.',
+    'How often the background worker looks for PROCESSING top-ups whose check is due, milliseconds.',
     '1000',
   ),
   upstreamTimeoutSeconds: setting(
     'UPSTREAM_TIMEOUT_SECONDS',
     integer(1, 600),
-    'Live fulfilment by an upstream: how long one call to it may take before its outcome counts as unknown (then reconciled), seconds.',
+    'Live fulfilment by an upstream: how long one call to it may take before its outcome counts as unknown and the order is reconciled, seconds ([selling-live.md](selling-live.md)).',
     '30',
   ),
   upstreamRecheckMs: setting(
@@ -294,7 +315,7 @@ export const SETTINGS = {
   workerLeaseSeconds: setting(
     'WORKER_LEASE_SECONDS',
     integer(1, 3600),
-    'How long a server holds a background job it took; a job of a server that died is taken over after this.',
+    'How long a server holds a background job it took (a lease on the row); a job of a server that died is taken over after this ([operations.md](operations.md#several-servers-and-crashes)).',
     '30',
   ),
   webhookPollMs: setting(
@@ -306,7 +327,7 @@ export const SETTINGS = {
   webhooksAllowPrivate: setting(
     'WEBHOOKS_ALLOW_PRIVATE',
     boolean,
-    'Allow webhook endpoints on private, loopback and link-local addresses (development and tests only).',
+    'Allow webhook endpoints on private, loopback and link-local addresses (development and tests only; [webhooks.md](webhooks.md#targets-ssrf)).',
     'false',
   ),
   webhooksCaFile: setting(
@@ -317,32 +338,32 @@ export const SETTINGS = {
   upstreamSyncMinutes: setting(
     'UPSTREAM_SYNC_MINUTES',
     decimalText(0, 10_080),
-    "How often the worker syncs the live catalogue from each product's upstream, minutes (decimals allowed); 0: never (only `airgift catalog sync`).",
+    "How often the worker syncs each product's live catalogue from its upstream, minutes (decimals allowed); `0`: only by `airgift catalog sync` ([selling-live.md](selling-live.md#the-live-catalogue-sync-and-margin)).",
     '60',
   ),
   smtpUrl: setting(
     'SMTP_URL',
     mailUrl,
-    "Mail server for every e-mail airgift sends: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://… (implicit TLS); unset: e-mails are rendered and kept, not sent (the console's Outbox shows them).",
+    "Mail server of every e-mail airgift sends: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…` (implicit TLS); unset: e-mails are rendered and kept, not sent, and the console's Outbox shows them ([delivery.md](delivery.md#configuration)).",
   ),
   smtpFrom: setting(
     'SMTP_FROM',
     text,
-    'From of every e-mail, "Name <address>"; an account\'s display name replaces the name on its gift cards\' e-mails.',
+    'From of every e-mail, `"Name <address>"`; an account\'s display name replaces the name on its gift cards\' e-mails.',
     'airgift <no-reply@localhost>',
   ),
-  smtpPoolSize: setting('SMTP_POOL_SIZE', integer(1, 100), 'Connections kept open to SMTP_URL.', '5'),
+  smtpPoolSize: setting('SMTP_POOL_SIZE', integer(1, 100), 'Connections kept open to `SMTP_URL`.', '5'),
   smtpDkimDomain: setting(
     'SMTP_DKIM_DOMAIN',
     text,
-    'DKIM: the signing domain (d=); with the two below, e-mails are signed.',
+    'DKIM: the signing domain (`d=`); with the selector and the key file, e-mails are signed.',
   ),
-  smtpDkimSelector: setting('SMTP_DKIM_SELECTOR', text, 'DKIM: the selector (s=).'),
+  smtpDkimSelector: setting('SMTP_DKIM_SELECTOR', text, 'DKIM: the selector (`s=`).'),
   smtpDkimKeyFile: setting('SMTP_DKIM_KEY_FILE', text, 'DKIM: PEM file of the private key.'),
   smsUrl: setting(
     'SMS_URL',
     smsUrl,
-    'SMS service: smpp://system_id:password@host:2775 (SMPP 3.4) or twilio://ACCOUNT_SID:AUTH_TOKEN@api.twilio.com; unset: text messages are rendered and kept, not sent.',
+    'SMS service: `smpp://system_id:password@host:2775` (SMPP 3.4) or `twilio://ACCOUNT_SID:AUTH_TOKEN@api.twilio.com`; unset: text messages are rendered and kept, not sent.',
   ),
   smsFrom: setting(
     'SMS_FROM',
@@ -376,12 +397,12 @@ export const SETTINGS = {
   redisUrl: setting(
     'REDIS_URL',
     redisUrl,
-    'Redis shared by the servers for the rate limits (redis://host:6379); unset: each process counts alone.',
+    'Redis that the servers of one deployment share for the rate limits (`redis://host:6379`, `rediss://` for TLS); unset: each process counts alone ([operations.md](operations.md#rate-limits)).',
   ),
   redisKeyPrefix: setting(
     'REDIS_KEY_PREFIX',
     text,
-    'Put before every Redis key airgift writes, so deployments sharing a Redis keep apart.',
+    'Put before every Redis key airgift writes (`airgift:token:client:…`, `airgift:api:sandbox:7`), so deployments sharing a Redis keep apart.',
     'airgift:',
   ),
   rateLimitWindowSeconds: setting(
@@ -393,49 +414,49 @@ export const SETTINGS = {
   rateLimitTokenRequests: setting(
     'RATE_LIMIT_TOKEN_REQUESTS',
     integer(0, 1_000_000),
-    'Tokens issued per client_id per window (0: no limit); refused requests are not counted here.',
+    'Tokens issued per `client_id` per window (`0`: no limit); refused requests are not counted here.',
     '200',
   ),
   rateLimitTokenFailures: setting(
     'RATE_LIMIT_TOKEN_FAILURES',
     integer(0, 1_000_000),
-    'Refused token requests per client_id and client address per window before that pair gets 429 (0: no limit).',
+    'Refused token requests per `client_id` and client address per window before that pair gets 429 (`0`: no limit).',
     '20',
   ),
   rateLimitTokenAddressFailures: setting(
     'RATE_LIMIT_TOKEN_ADDRESS_FAILURES',
     integer(0, 1_000_000),
-    'Refused token requests per client address per window before that address gets 429 (0: no limit).',
+    'Refused token requests per client address per window before that address gets 429 (`0`: no limit).',
     '100',
   ),
   rateLimitApiRequests: setting(
     'RATE_LIMIT_API_REQUESTS',
     integer(0, 1_000_000),
-    'Product API requests per account and environment per window (0: no limit).',
+    'Product API requests per account and environment per window, both products together (`0`: no limit).',
     '1000',
   ),
   rateLimitAdminFailures: setting(
     'RATE_LIMIT_ADMIN_FAILURES',
     integer(0, 1_000_000),
-    'Failed admin key checks per client address per RATE_LIMIT_ADMIN_WINDOW_SECONDS before that address gets 429 (0: no limit).',
+    'Failed admin key checks per client address per `RATE_LIMIT_ADMIN_WINDOW_SECONDS` before that address gets 429 (`0`: no limit).',
     '10',
   ),
   rateLimitAdminWindowSeconds: setting(
     'RATE_LIMIT_ADMIN_WINDOW_SECONDS',
     integer(1, 86_400),
-    'Window of RATE_LIMIT_ADMIN_FAILURES, seconds.',
+    'Window of `RATE_LIMIT_ADMIN_FAILURES`, seconds.',
     '300',
   ),
   shutdownGraceSeconds: setting(
     'SHUTDOWN_GRACE_SECONDS',
     integer(0, 3600),
-    'On SIGTERM/SIGINT, how long requests in flight may take to finish before the server closes them and exits.',
+    'On SIGTERM or SIGINT, how long requests in flight may take to finish before the server closes them and exits ([operations.md](operations.md#shutdown)).',
     '10',
   ),
   logLevel: setting(
     'LOG_LEVEL',
     oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
-    'Log level.',
+    'Log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.',
     'info',
   ),
 } as const;

@@ -5,6 +5,7 @@ import type { Listening } from './db/notifications.ts';
 import type { Environment } from './db/schema.ts';
 import { AppError } from './errors/error-codes.ts';
 import type { BaseRouter } from './http/bases.ts';
+import { cardCodec, cardCodesKey } from './lib/card-codes.ts';
 import { createChangeVersions } from './lib/change-versions.ts';
 import type { Clock } from './lib/clock.ts';
 import { derivedKey, textSealer } from './lib/sealed-text.ts';
@@ -13,14 +14,15 @@ import { createAudit } from './modules/audit/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
 import { createBackupService } from './modules/backup/index.ts';
 import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
-import { cardCodesKey, createGiftcardServices } from './modules/giftcards/index.ts';
+import { createGiftcardServices } from './modules/giftcards/index.ts';
+import { createGroupCommit } from './modules/group-commit/index.ts';
 import { BALANCE_CHANNEL, createBalanceCache, createLedger } from './modules/ledger/index.ts';
 import { createMessaging } from './modules/messaging/index.ts';
 import { createMetrics } from './modules/metrics/metrics.ts';
 import { metricsRepository } from './modules/metrics/metrics-repository.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
 import { createApiRequestLog } from './modules/request-log/index.ts';
-import { createTopups, topupView } from './modules/topups/index.ts';
+import { createTopupServices, topupView } from './modules/topups/index.ts';
 import { createUpstreamService, upstreamRepository } from './modules/upstream/index.ts';
 import { createWebServices } from './modules/web/index.ts';
 import { createWebhooks } from './modules/webhooks/index.ts';
@@ -62,12 +64,14 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     },
     () => undefined,
   );
-  // PostgreSQL: the next batch of an account's orders waits on its row lock inside the database while
-  // the previous one commits (ledger/batcher.ts); PGlite has one connection
-  const ledger = createLedger(db.kysely, clock, {
-    batchesInFlight: db.kind === 'postgres' ? 2 : 1,
-    cache: balanceCache,
+  // The orders of one account share a transaction (modules/group-commit/), up to ORDER_BATCH_MAX
+  // (1: every order alone). PostgreSQL: the next batch of an account's orders waits on its row lock
+  // inside the database while the previous one commits; PGlite has one connection.
+  const groupCommit = createGroupCommit(db.kysely, {
+    maxBatch: config.orderBatchMax,
+    inFlight: db.kind === 'postgres' ? 2 : 1,
   });
+  const ledger = createLedger(db.kysely, clock, { groupCommit, cache: balanceCache });
   const countries = loadCountries();
   const fx = createFx(fxRepository(db.kysely), clock, config.fxMarginPercent);
   const accounts = createAccountsService({
@@ -119,18 +123,22 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       ca: config.messagingCaFile ? readFileSync(config.messagingCaFile, 'utf8') : undefined,
     },
   });
-  const topups = createTopups({ db: db.kysely, clock, config, accounts, ledger, fx, countries, upstreams });
-  const giftcards = createGiftcardServices({
+  // Both products are built from the same deps; the redeem codes' codec seals cards and PIN vouchers.
+  const codec = cardCodec(() => cardCodesKey(config.cardCodesKey, config.dataDir));
+  const products = {
     config,
-    db,
+    db: db.kysely,
     clock,
     ledger,
     accounts,
     fx,
     countries,
     upstreams,
+    codec,
     messaging,
-  });
+  };
+  const giftcards = createGiftcardServices(products);
+  const topups = createTopupServices(products);
   changes.onChange('catalog', () => {
     fx.invalidate();
     giftcards.catalog.invalidate();

@@ -36,3 +36,8 @@ export function principalOf(request: { principal: Principal | null }): Principal
   if (!request.principal) throw new Error('route used without the auth hook');
   return request.principal;
 }
+
+/** The URL of the base a request came in through (top-ups' `links` name it); '' off any base. */
+export function baseUrlOf(request: { base: Base | null }): string {
+  return request.base?.url ?? '';
+}

@@ -7,30 +7,15 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
-import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.ts';
+import { ErrorEnvelope } from './error-envelope.ts';
 
 /**
  * Schema pieces shared by many routes. Each route's own schema (params, query, body, response)
  * validates the request, shapes the JSON answer, types the handler (the TypeBox type provider) and
- * produces its OpenAPI document (`openapi.ts`).
+ * produces its OpenAPI document (`openapi.ts`). The error envelope is in error-envelope.ts.
  */
-export const ErrorEnvelope = Type.Object({
-  timeStamp: Type.Integer({ description: 'When the error happened, milliseconds since 1970 (UTC)' }),
-  message: Type.String({ description: 'What went wrong in this case, in words' }),
-  infoLink: Type.String({ description: "The error code's entry on the error page (`/docs/errors#CODE`)" }),
-  path: Type.String({ description: 'The path that was called' }),
-  errorCode: Type.Unsafe<ErrorCode>({
-    type: 'string',
-    enum: Object.keys(ERROR_CODES),
-    description: 'The error code; see infoLink',
-  }),
-  details: Type.Array(
-    Type.Object({
-      field: Type.String({ description: 'The field (or header, or parameter) that is wrong' }),
-      issue: Type.String({ description: 'What is wrong with it' }),
-    }),
-  ),
-});
+export { ErrorEnvelope };
+
 /**
  * The envelope on the gift card bases: `timeStamp` is epoch milliseconds, or `yyyy-MM-dd HH:mm:ss`
  * (UTC) for an account with the service's shapes (http/account-shapes.ts).

@@ -1,3 +1,7 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { AppError } from '../errors/error-codes.ts';
+
 /**
  * The one shape of a fulfilment provider, the edge between an accepted order and whoever fulfils it
  * (styleguide: edges behind an interface). Both products use it with their own order and step types
@@ -47,4 +51,21 @@ export interface TransactionalFulfilmentProvider<Request, Order, Step, Trx> {
    * afterwards on the locked row (`stepOutsideTransaction` in `lib/fulfilment-step.ts`).
    */
   callsOut?(order: Order, trx: Trx): Promise<boolean>;
+}
+
+/** The transactional provider of an order on this database: what both products' providers are. */
+export type OrderProvider<Request, Order, Step> = TransactionalFulfilmentProvider<
+  Request,
+  Order,
+  Step,
+  Kysely<Database>
+>;
+
+/**
+ * A step refused by whoever fulfils the order (an upstream's refusal): the order is refunded
+ * (REFUNDED), and the placing request answers `error` (its code and status); a later step just refunds.
+ */
+export interface RefusedStep {
+  status: 'REFUSED';
+  error: AppError;
 }

@@ -9,7 +9,7 @@ import {
 
 /**
  * Text sealed at rest: AES-256-GCM with a random 96-bit IV per value, stored as `iv.tag.ciphertext`
- * (base64url). Redeem codes (`modules/giftcards/orders/card-codes.ts`) and upstream client secrets
+ * (base64url). Redeem codes (`lib/card-codes.ts`) and upstream client secrets
  * (`modules/upstream/`) are kept this way. The key is loaded once, on first use.
  *
  * @example

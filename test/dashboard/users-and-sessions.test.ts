@@ -120,6 +120,17 @@ describe('dashboard users and sessions', () => {
     await assert.rejects(invite(other.accountId, 'a@example.com'), /another account/);
   });
 
+  test("an invited address follows airgift's one e-mail rule (lib/email.ts), as a gift card recipient's", async () => {
+    for (const email of ['ops@localhost', `${'a'.repeat(65)}@example.com`, 'a@example..com']) {
+      const refused = await server.admin.call('POST', `/accounts/${account.accountId}/users`, { email });
+      assert.equal(refused.status, 400, email);
+      assert.equal(refused.body.errorCode, 'INVALID_REQUEST');
+      assert.deepEqual(refused.body.details, [{ field: 'email', issue: 'expected name@domain' }]);
+      const operator = await server.admin.call('POST', '/operators', { email });
+      assert.equal(operator.status, 400, email);
+    }
+  });
+
   test('the lock-out ends when its window (WEB_LOCKOUT_MINUTES) has passed', async () => {
     for (let i = 0; i < 5; i++)
       assert.equal((await signIn('a@example.com', 'wrong password!')).answer.status, 401);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { cardCodec } from '../../src/lib/card-codes.ts';
 import type { GiftcardProvider } from '../../src/modules/giftcards/fulfilment/provider.ts';
 import { issueCards } from '../../src/modules/giftcards/fulfilment/sandbox-simulator.ts';
 import { unconfiguredProvider } from '../../src/modules/giftcards/fulfilment/unconfigured-provider.ts';
-import { cardCodec } from '../../src/modules/giftcards/orders/card-codes.ts';
-import { createOrderService } from '../../src/modules/giftcards/orders/order-service.ts';
+import { createGiftcardOrders as createOrderService } from '../../src/modules/giftcards/orders/order-adapter.ts';
 import { ordersRepository } from '../../src/modules/giftcards/orders/orders-repository.ts';
 import { createLeases, createWorker, giftcardFulfilmentJob } from '../../src/worker/index.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { GiftcardStatus } from '../../src/db/schema.ts';
 import { AppError } from '../../src/errors/error-codes.ts';
+import { cardCodec } from '../../src/lib/card-codes.ts';
 import { dec } from '../../src/lib/money.ts';
-import { cardCodec } from '../../src/modules/giftcards/orders/card-codes.ts';
 import { priceOrder } from '../../src/modules/giftcards/orders/order-pricing.ts';
 import {
   canMove,

@@ -11,11 +11,12 @@ import { CACHE_DIR } from './templates.ts';
  * runs), built once per change of the sources and kept with the templates: starting
  * `src/main.ts` through tsx costs ~4 s of transpiling and loading per process on a loaded 2-core
  * machine, the bundle well under a second, and the two-server suites start 2 to 4 processes each.
- * The folder's name carries a hash of everything the bundle is made from (src/, web/, the lock
- * file, the build script), so an edit makes a new one and a stale bundle is never run.
+ * The folder's name carries a hash of everything the bundle is made from (src/ with the pages'
+ * browser code, the lock file, the build script), so an edit makes a new one and a stale bundle is
+ * never run.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
-const INPUTS = ['src', 'web'];
+const INPUTS = ['src'];
 const FILES = ['package-lock.json', join('scripts', 'build.mjs')];
 const run = promisify(execFile);
 

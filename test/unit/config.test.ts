@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
+import {
+  CONFIGURATION_DOC,
+  configurationDocument,
+  defaultCell,
+} from '../../scripts/write-configuration-doc.ts';
 import { ConfigError, loadConfig, SETTINGS } from '../../src/config.ts';
 
 test('defaults follow PORT and PUBLIC_URL', () => {
@@ -25,8 +29,26 @@ test('every bad value is named in one clear error', () => {
   );
 });
 
-test('the README configuration table lists every setting', () => {
-  const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-  for (const s of Object.values(SETTINGS))
-    assert.ok(readme.includes(`\`${s.env}\``), `README lacks ${s.env}`);
+test('docs/configuration.md lists every setting with its default', () => {
+  const doc = readFileSync(CONFIGURATION_DOC, 'utf8');
+  const rows = new Map<string, string>();
+  for (const line of doc.split('\n')) {
+    const row = /^\| `([A-Z0-9_]+)` \| (.*?) \| /.exec(line);
+    if (row) rows.set(row[1], row[2]);
+  }
+  for (const s of Object.values(SETTINGS)) {
+    assert.ok(rows.has(s.env), `docs/configuration.md lacks ${s.env}: run npm run docs:configuration`);
+    assert.equal(rows.get(s.env), defaultCell(s.default), `the default of ${s.env} in docs/configuration.md`);
+  }
+  const known = new Set(Object.values(SETTINGS).map((s) => s.env));
+  for (const env of rows.keys())
+    assert.ok(known.has(env), `docs/configuration.md lists ${env}, which config.ts does not read`);
+});
+
+test('docs/configuration.md is what npm run docs:configuration writes from config.ts', () => {
+  assert.equal(
+    readFileSync(CONFIGURATION_DOC, 'utf8'),
+    configurationDocument(),
+    'docs/configuration.md is stale or edited by hand: change src/config.ts, then run npm run docs:configuration',
+  );
 });

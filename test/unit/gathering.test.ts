@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.ts';
-import { createGathering } from '../../src/modules/ledger/gathering.ts';
+import { createGathering } from '../../src/modules/group-commit/gathering.ts';
 
 // ledger/gathering.ts: the calls made on a batch's transaction in one event-loop turn become one
 // statement per group of calls that can share one (`canShare`), each call with its own result. The

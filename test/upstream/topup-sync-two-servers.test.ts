@@ -7,7 +7,7 @@ import type { FxRateRow } from '../../src/modules/reference/fx-repository.ts';
 import type { OperatorRecord } from '../../src/modules/topups/catalog/operator-catalog.ts';
 import type { SenderAmounts } from '../../src/modules/topups/catalog/operator-view.ts';
 import { upstreamAmountOf } from '../../src/modules/topups/fulfilment/upstream-provider.ts';
-import { priceTopup } from '../../src/modules/topups/orders/topup-pricing.ts';
+import { priceTopup } from '../../src/modules/topups/orders/order-pricing.ts';
 import { type ResellerPair, startResellerPair } from '../harness/reseller-pair.ts';
 import { postgresForTests } from '../harness/server.ts';
 import { queryDatabase, type ServerProcess } from '../harness/server-process.ts';

@@ -150,6 +150,13 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     return account;
   }
 
+  /** The account an order is placed for (`require`); 403 INACTIVE_ACCOUNT when it is not active. */
+  async function requireActive(accountId: number): Promise<AccountRow> {
+    const account = await require(accountId);
+    if (account.status !== 'ACTIVE') throw new AppError('INACTIVE_ACCOUNT');
+    return account;
+  }
+
   /** The account if it is in memory and may be trusted now (see `require`), without I/O. */
   function peek(accountId: number): AccountRow | undefined {
     return changes?.fresh() ? held.get(String(accountId)) : undefined;
@@ -317,6 +324,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     list,
     update,
     require,
+    requireActive,
     peek,
     createCredential,
     credentialsOf,

@@ -3,9 +3,9 @@ import { Balance } from '../../http/schemas.ts';
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '../../lib/email.ts';
 import * as C from './catalog/catalog-schemas.ts';
 import * as D from './delivery/delivery-schemas.ts';
+import { DATE_TIME_TEXT } from './orders/order-reports.ts';
 import { MAX_SENDER_NAME } from './orders/order-request.ts';
 import * as O from './orders/order-schemas.ts';
-import { DATE_TIME_TEXT } from './orders/transaction-reports.ts';
 
 /** The report bounds' form, checked by the service (INVALID_REQUEST naming the parameter). */
 const REPORT_DATES = {

@@ -1,11 +1,5 @@
-import type { Config } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { AccountsService } from '../accounts/index.ts';
-import type { Ledger } from '../ledger/index.ts';
-import type { Messaging } from '../messaging/index.ts';
-import type { Countries, Fx } from '../reference/index.ts';
-import type { UpstreamService } from '../upstream/index.ts';
+import { cardCodesKey } from '../../lib/card-codes.ts';
+import type { ProductDeps } from '../orders/index.ts';
 import { catalogRepository } from './catalog/catalog-repository.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
 import { createGiftcardDelivery } from './delivery/delivery-services.ts';
@@ -14,50 +8,29 @@ import { createSandboxSimulator } from './fulfilment/sandbox-simulator.ts';
 import { createStockProvider } from './fulfilment/stock-provider.ts';
 import { unconfiguredProvider } from './fulfilment/unconfigured-provider.ts';
 import { createUpstreamProvider } from './fulfilment/upstream-provider.ts';
-import { cardCodec, cardCodesKey } from './orders/card-codes.ts';
-import { createOrderService } from './orders/order-service.ts';
+import { createGiftcardOrders } from './orders/order-adapter.ts';
+import { createTransactionReports } from './orders/order-reports.ts';
 import { ordersRepository } from './orders/orders-repository.ts';
-import { createTransactionReports } from './orders/transaction-reports.ts';
 import { stockRepository } from './stock/stock-repository.ts';
 import { createStockService } from './stock/stock-service.ts';
 
 /**
- * The gift card service's objects from their explicit dependencies: the catalog, orders (with the
- * sandbox simulator as the sandbox's provider; live's routes each product to the code stock or to the
- * upstream, which refuses while none is configured), the reports, the stock. The worker
- * (`src/worker/`) takes the next steps of orders that are not final.
+ * The gift card service's objects from the deps both products are built from (`ProductDeps`): the
+ * catalog, the providers (the sandbox simulator; live's routes each product to the code stock or to
+ * the upstream, which refuses while none is configured), orders (the one order path with the gift
+ * card adapter), the reports, the stock, and the recipients' delivery (delivery/: their messages
+ * through the outbox, the redeem page, the deliveries API). The worker (`src/worker/`) takes the
+ * next steps of orders that are not final.
+ *
+ * @example
+ * const giftcards = createGiftcardServices({ config, db, clock, ledger, accounts, fx, countries, upstreams, codec, messaging });
+ * await giftcards.orders.place(principal, { productId: 1840, quantity: 1, unitPrice: 25, senderName: 'Ada' });
  */
-export interface GiftcardDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  ledger: Ledger;
-  accounts: AccountsService;
-  fx: Fx;
-  countries: Countries;
-  upstreams: UpstreamService;
-  /** The outbox the recipients' messages go through (modules/messaging). */
-  messaging: Messaging;
-}
-
-/** A generous bound on one fulfilment step: past it, the worker takes over an order left behind. */
-const RESCUE_AFTER_MS = 60_000;
-
-export function createGiftcardServices({
-  config,
-  db,
-  clock,
-  ledger,
-  accounts,
-  fx,
-  countries,
-  upstreams,
-  messaging,
-}: GiftcardDeps) {
-  const catalog = createCatalogService({ repository: catalogRepository(db.kysely), fx, countries, clock });
-  const codec = cardCodec(() => cardCodesKey(config.cardCodesKey, config.dataDir));
-  const repository = ordersRepository(db.kysely);
-  const stockRepo = stockRepository(db.kysely);
+export function createGiftcardServices(deps: ProductDeps) {
+  const { config, db, clock, ledger, accounts, fx, countries, upstreams, codec, messaging } = deps;
+  const catalog = createCatalogService({ repository: catalogRepository(db), fx, countries, clock });
+  const repository = ordersRepository(db);
+  const stockRepo = stockRepository(db);
   const live = createLiveProvider({
     route: (productId, trx) => stockRepo.route(productId, trx),
     stock: createStockProvider({ repository: stockRepo, codec, clock }),
@@ -65,8 +38,8 @@ export function createGiftcardServices({
     upstream: createUpstreamProvider({ upstreams, unconfigured: unconfiguredProvider('live upstream') }),
     fallback: createUpstreamProvider({ upstreams, unconfigured: unconfiguredProvider('live') }),
   });
-  const orders = createOrderService({
-    db: db.kysely,
+  const orders = createGiftcardOrders({
+    db,
     clock,
     ledger,
     accounts,
@@ -84,13 +57,12 @@ export function createGiftcardServices({
     settings: {
       maxQuantity: config.orderMaxQuantity,
       smsFeeUsd: config.giftcardSmsFee,
-      rescueAfterMs: RESCUE_AFTER_MS,
       callOutClaimMs: upstreams.stepBoundMs,
     },
   });
   const reports = createTransactionReports({ repository, codec });
   const stock = createStockService({
-    db: db.kysely,
+    db,
     repository: stockRepo,
     codec,
     clock,

@@ -28,6 +28,5 @@ export type { GiftcardDelivery } from './delivery/delivery-services.ts';
 export { redeemRoutes } from './delivery/redeem-routes.ts';
 export { GIFTCARD_API_DOCS } from './giftcard-api-docs.ts';
 export { createGiftcardServices, type GiftcardServices } from './giftcard-services.ts';
-export { cardCodesKey } from './orders/card-codes.ts';
-export type { OrderService } from './orders/order-service.ts';
+export type { GiftcardOrders } from './orders/order-adapter.ts';
 export { stockAdminRoutes } from './stock/stock-admin-routes.ts';

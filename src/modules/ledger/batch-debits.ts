@@ -1,14 +1,14 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { dec, roundToMinor } from '../../lib/money.ts';
 import type { OrderDebit, PostingResult } from './ledger-types.ts';
 
 /**
- * The debits of a batch of orders (batcher.ts) in ONE statement (gathered by gathering.ts): the
+ * The debits of a batch of orders (modules/group-commit/) in ONE statement (a gathering of it): the
  * day's usage row raised by their count and total within the daily limits, the balance lowered by their total if it stays >= 0, and one entry
  * per order, in arrival order, each with the balance it left (the running total). It is all or
  * nothing: if the total does not fit (a limit, the balance) every order of the gathering is refused
- * with `BatchDebitRefused`, the batch rolls back and its orders run again alone (batcher.ts), where
+ * with `BatchDebitRefused`, the batch rolls back and its orders run again alone (the group commit), where
  * each gets its own exact answer from `debitOrder`. So the balance == sum(entries) invariant and
  * every order's result are those of the orders posted one by one.
  */
@@ -18,35 +18,31 @@ export class BatchDebitRefused extends Error {
   }
 }
 
-/** Debits with one account, the same limits and the same kind of rows written with them can be posted together. */
+/**
+ * Debits with one account and the same limits can be posted together (a product's rows written with
+ * its debits have a gathering of their own: ledger.ts `registerRowWriter`).
+ */
 export const canShareDebit = (a: OrderDebit, b: OrderDebit) =>
-  a.accountId === b.accountId &&
-  a.environment === b.environment &&
-  limitsKey(a) === limitsKey(b) &&
-  a.rows?.with === b.rows?.with;
+  a.accountId === b.accountId && a.environment === b.environment && limitsKey(a) === limitsKey(b);
+
+const NO_ROWS = sql``;
 
 const limitsKey = (o: OrderDebit) => `${o.limits?.count ?? ''}/${o.limits?.amount?.toFixed() ?? ''}`;
 
 /**
- * The one statement (see above); results in the orders' order. With `rows` (all the orders' or none:
- * `canShareDebit`), the orders' own rows are written by the same statement (`RowsWithDebit.many`).
+ * The one statement (see above); results in the orders' order. `alsoWrite`: the CTEs of a product's
+ * row writer (`RowWriter.many`), which write the orders' own rows in the same statement.
  */
 export async function postDebits(
   trx: Kysely<Database>,
   orders: OrderDebit[],
   at: Date,
+  alsoWrite: RawBuilder<unknown> = NO_ROWS,
 ): Promise<PostingResult[]> {
   const { accountId, environment } = orders[0];
   const day = at.toISOString().slice(0, 10);
   const countLimit = orders[0].limits?.count ?? null;
   const amountLimit = orders[0].limits?.amount?.toFixed() ?? null;
-  const rows = orders[0].rows;
-  const alsoWrite = rows
-    ? rows.with.many(
-        orders.map((o) => o.rows?.item),
-        at,
-      )
-    : sql``;
   // One JSON parameter for the orders: the statement's text is the same for every batch.
   const input = JSON.stringify(
     orders.map((o, i) => ({

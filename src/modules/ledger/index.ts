@@ -1,6 +1,5 @@
 /** The ledger module: balances and their append-only entries. See ledger.ts for the invariants. */
 
 export { BALANCE_CHANNEL, type BalanceCache, createBalanceCache } from './balance-cache.ts';
-export { createGathering } from './gathering.ts';
 export { createLedger, type Ledger } from './ledger.ts';
-export type { BalanceView, LedgerEntry, Posting, PostingResult, RowsWithDebit } from './ledger-types.ts';
+export type { BalanceView, LedgerEntry, Posting, PostingResult, RowWriter } from './ledger-types.ts';

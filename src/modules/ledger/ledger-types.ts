@@ -24,20 +24,22 @@ export interface OrderDebit {
   reason?: string;
   /** The account's daily limits (null = none). */
   limits?: { count: number | null; amount: Dec | null };
-  /** The order's own rows, written with its debit (`RowsWithDebit`). */
-  // biome-ignore lint/suspicious/noExplicitAny: each kind of rows has its own item type
-  rows?: { with: RowsWithDebit<any>; item: unknown };
 }
 
 /**
- * How an order's own rows (a gift card order and its cards, say) are written with its debit, so that
- * a batch's debits and rows are ONE statement: one round trip less while the account's balance row
- * is locked. One object per kind of rows (its identity is how the rows of a batch are known to
- * share a statement); each order passes it with its own `item`.
+ * A product's row writer: how its orders' own rows (a gift card order and its cards) are written
+ * with their debits, so that a batch's debits and rows are ONE statement: one round trip less while
+ * the account's balance row is locked. Registered once per product (`ledger.registerRowWriter`),
+ * which gives that product's debit: `(trx, debit, rows: T)`. The rules it keeps are those of every
+ * group commit callback (modules/group-commit/README.md).
+ *
+ * @example
+ * const debitWithRows = ledger.registerRowWriter(ordersRowWriter);
+ * const posted = await debitWithRows(trx, { accountId, environment, amount, ... }, newRows);
  */
-export interface RowsWithDebit<T> {
+export interface RowWriter<T> {
   /** An order posted alone (ledger.ts `debitOne`): its rows written after its debit, with its result. */
-  one(trx: Kysely<Database>, item: T, debit: PostingResult): Promise<void>;
+  one(trx: Kysely<Database>, rows: T, debit: PostingResult): Promise<void>;
   /**
    * The further data-modifying CTEs of a batch's debit statement (batch-debits.ts), starting with a
    * comma, that write the rows of `items`. They read the balances from the statement's `entry` CTE

@@ -3,11 +3,22 @@ import type { Database, Environment } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Dec, dec, roundToMinor } from '../../lib/money.ts';
+import {
+  type BatchKey,
+  createGathering,
+  createGroupCommit,
+  type GroupCommit,
+} from '../group-commit/index.ts';
 import { type BalanceCache, type CachedBalance, createBalanceCache } from './balance-cache.ts';
 import { canShareDebit, postDebits } from './batch-debits.ts';
-import { createOrderBatcher } from './batcher.ts';
-import { createGathering } from './gathering.ts';
-import type { BalanceView, LedgerEntry, OrderDebit, Posting, PostingResult } from './ledger-types.ts';
+import type {
+  BalanceView,
+  LedgerEntry,
+  OrderDebit,
+  Posting,
+  PostingResult,
+  RowWriter,
+} from './ledger-types.ts';
 
 /**
  * The ledger: the only code that changes a balance, and it writes an entry with every change.
@@ -58,8 +69,11 @@ export function createLedger(
   db: Kysely<Database>,
   clock: Clock,
   options: {
-    /** Batches of one account's orders running at once (batcher.ts): 1 on PGlite's one connection. */
-    batchesInFlight?: number;
+    /**
+     * The group commit the orders' transactions run on (modules/group-commit/); without one, its
+     * defaults (batches of up to 64 orders, one at a time per account).
+     */
+    groupCommit?: GroupCommit;
     /**
      * The balances kept in memory (balance-cache.ts); without one (a tool, a test of the ledger
      * alone) every read goes to the database.
@@ -68,21 +82,13 @@ export function createLedger(
   } = {},
 ) {
   const cache = options.cache ?? createBalanceCache({ healthy: () => false });
-  // the transactions of batches of two or more orders: their statements may be gathered (gathering.ts)
-  const batches = new WeakSet<Kysely<Database>>();
-  const inBatch = (trx: Kysely<Database>) => batches.has(trx);
-  const batcher = createOrderBatcher(db, {
-    onBatch: (trx) => batches.add(trx),
-    inFlight: options.batchesInFlight,
-  });
+  const groupCommit = options.groupCommit ?? createGroupCommit(db);
+  // the transactions of batches of two or more orders: their statements may be gathered
+  const inBatch = groupCommit.inBatch;
   // the debits of a batch's orders are posted in one statement (batch-debits.ts)
   const debits = createGathering<OrderDebit, PostingResult>({
     gathers: inBatch,
-    one: async (trx, o) => {
-      const debit = await debitOne(trx, o);
-      await o.rows?.with.one(trx, o.rows.item, debit);
-      return debit;
-    },
+    one: (trx, o) => debitOne(trx, o),
     many: (trx, orders) => postDebits(trx, orders, clock.now()),
     canShare: canShareDebit,
   });
@@ -167,12 +173,43 @@ export function createLedger(
    * from the balance that update left. Both rows are locked by their updates until the caller's
    * transaction ends, so concurrent orders of one account serialise on them. Any refusal throws, and
    * the caller's rollback undoes whatever part of the statement did happen. On a batch's transaction
-   * (batcher.ts) the debits of its orders are gathered into one statement (batch-debits.ts). With
-   * `o.rows`, the order's own rows are written too: in a batch by that same statement, alone right
-   * after the debit (`RowsWithDebit`); either way in the caller's transaction.
+   * (the group commit's) the debits of its orders are gathered into one statement (batch-debits.ts).
    */
   function debitOrder(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
     return debits.run(trx, o);
+  }
+
+  /**
+   * Registers a product's row writer and gives its debit: `debitOrder` that also writes the order's
+   * own `rows`, in a batch by the debits' one statement (the writer's CTEs after the entries, each
+   * row taking its balances from its entry), alone right after its debit; either way in the caller's
+   * transaction. Called once, when the product is built; each call makes a gathering of its own.
+   */
+  function registerRowWriter<T>(
+    writer: RowWriter<T>,
+  ): (trx: Kysely<Database>, o: OrderDebit, rows: T) => Promise<PostingResult> {
+    const gathering = createGathering<{ debit: OrderDebit; rows: T }, PostingResult>({
+      gathers: inBatch,
+      one: async (trx, { debit, rows }) => {
+        const posted = await debitOne(trx, debit);
+        await writer.one(trx, rows, posted);
+        return posted;
+      },
+      many: (trx, items) => {
+        const at = clock.now();
+        return postDebits(
+          trx,
+          items.map((i) => i.debit),
+          at,
+          writer.many(
+            items.map((i) => i.rows),
+            at,
+          ),
+        );
+      },
+      canShare: (a, b) => canShareDebit(a.debit, b.debit),
+    });
+    return (trx, debit, rows) => gathering.run(trx, { debit, rows });
   }
 
   /** `debitOrder` of one order on its own, in one statement. */
@@ -376,14 +413,11 @@ export function createLedger(
 
   /**
    * The transaction an order runs its debit (and its own rows) in: shared with the other orders of the
-   * same account waiting at that moment (batcher.ts), each with its own result.
+   * same account waiting at that moment (the group commit), each with its own result.
    */
-  function orderTransaction<T>(
-    key: { accountId: number; environment: Environment; tag?: string },
-    work: (trx: Kysely<Database>) => Promise<T>,
-  ): Promise<T> {
+  function orderTransaction<T>(key: BatchKey, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     // The kept balance is not used from before the order joins a batch until its transaction ended.
-    return cache.around(key, () => batcher.run(key, work));
+    return cache.around(key, () => groupCommit.run(key, work));
   }
 
   return {
@@ -391,6 +425,7 @@ export function createLedger(
     post,
     postAlone,
     debitOrder,
+    registerRowWriter,
     orderTransaction,
     refundOrder,
     balance,
@@ -400,7 +435,7 @@ export function createLedger(
     entries,
     discrepancies,
     orderMismatches,
-    batchStats: batcher.stats,
+    batchStats: groupCommit.stats,
     /** True on the transaction of a batch of orders (for `createGathering`). */
     inBatch,
   };

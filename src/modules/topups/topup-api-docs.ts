@@ -1,8 +1,8 @@
 import type { ApiDocs } from '../../http/openapi.ts';
 import { Balance } from '../../http/schemas.ts';
 import * as C from './catalog/catalog-schemas.ts';
-import { REPORT_BOUND_PATTERN } from './orders/topup-reports.ts';
-import * as O from './orders/topup-schemas.ts';
+import { REPORT_BOUND_PATTERN } from './orders/order-reports.ts';
+import * as O from './orders/order-schemas.ts';
 
 /**
  * What the top-up OpenAPI document says about each operation besides its schemas: summary,

@@ -6,7 +6,7 @@
  * calls made per transaction (`upstream-repository.ts`, table `upstream_calls`).
  */
 
-export { Upstream as UpstreamSchema, upstreamAdminRoutes } from './upstream-admin-routes.ts';
+export { upstreamAdminRoutes } from './upstream-admin-routes.ts';
 export type { CallOptions, UpstreamAnswer, UpstreamClient, UpstreamTarget } from './upstream-client.ts';
 export { createUpstreamClient, VENDOR_MEDIA_TYPES } from './upstream-client.ts';
 export type { SaveFollowed, UpstreamProtocol, UpstreamTransaction } from './upstream-fulfilment.ts';

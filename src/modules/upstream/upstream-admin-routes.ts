@@ -2,15 +2,14 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors/error-codes.ts';
 import type { TypedApp } from '../../http/schemas.ts';
 import { type AuditedRequest, params } from '../audit/index.ts';
+import { Product, Upstream, UpstreamList } from './upstream-schemas.ts';
 import type { UpstreamService } from './upstream-service.ts';
 
 /**
  * The upstreams on the admin API (the `airgift upstream set|show|remove` commands): one per product.
  * The client secret goes in and never comes back out.
  */
-const Product = Type.Union([Type.Literal('giftcards'), Type.Literal('topups')]);
 const ProductParams = Type.Object({ product: Product });
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const SetBody = Type.Object(
   {
     url: Type.String({
@@ -35,26 +34,6 @@ const SetBody = Type.Object(
   },
   { additionalProperties: false },
 );
-/** One configured upstream as `upstream show` (and the operator console) answers it. */
-export const Upstream = Type.Object({
-  product: Product,
-  url: Type.String(),
-  authUrl: Type.String(),
-  clientId: Type.String(),
-  caConfigured: Type.Boolean(),
-  marginPercent: Type.Number(),
-  lastSyncAt: Nullable(Type.String()),
-  updatedAt: Type.String(),
-  health: Type.Object({
-    lastError: Nullable(Type.String()),
-    lastErrorAt: Nullable(Type.String()),
-    lastSuccessAt: Nullable(Type.String()),
-    insufficientBalance: Type.Boolean({ description: 'the upstream refused an order for its own balance' }),
-    insufficientBalanceAt: Nullable(Type.String()),
-  }),
-  balance: Type.Union([Type.Object({ balance: Type.Number(), currencyCode: Type.String() }), Type.Null()]),
-  balanceError: Nullable(Type.String()),
-});
 const Removed = Type.Object({ product: Product, removed: Type.Boolean() });
 
 export function upstreamAdminRoutes(app: TypedApp, upstreams: UpstreamService) {
@@ -78,11 +57,9 @@ export function upstreamAdminRoutes(app: TypedApp, upstreams: UpstreamService) {
       });
     },
   );
-  app.get(
-    '/upstreams',
-    { schema: { response: { 200: Type.Object({ items: Type.Array(Upstream) }) } } },
-    async () => ({ items: await upstreams.show() }),
-  );
+  app.get('/upstreams', { schema: { response: { 200: UpstreamList } } }, async () => ({
+    items: await upstreams.show(),
+  }));
   app.get(
     '/upstreams/:product',
     { schema: { params: ProductParams, response: { 200: Upstream } } },

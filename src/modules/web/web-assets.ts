@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 /**
- * The pages' front-end: TypeScript in `web/` bundled by esbuild (its binary comes from npm), with no
+ * The pages' front-end: the browser code of this module (`<page>/pages/main.ts` and what it imports:
+ * the other `pages/` folders and `ui/`) bundled by esbuild (its binary comes from npm), with no
  * network, and served from the page's own path: one HTML shell, one script, one stylesheet. The
  * production build (scripts/build.mjs, run by `npm start`) bundles it ahead of time into the server's
  * own bundle; run from the sources (`npm run dev`, the tests) it is bundled in memory the first time
@@ -13,7 +14,7 @@ import { PROJECT_ROOT } from '../../lib/project-root.ts';
  * so (no inline script, no eval, no inline style); answers are never cached by the browser, and the
  * page cannot be framed.
  */
-const WEB_DIR = join(PROJECT_ROOT, 'web');
+const WEB_DIR = join(PROJECT_ROOT, 'src', 'modules', 'web');
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -31,7 +32,7 @@ declare const AIRGIFT_WEB_BUNDLES: Record<'dashboard' | 'console', string> | und
 
 const bundles = new Map<string, Promise<string>>();
 
-/** The bundle of `web/<page>/main.ts`: the production build's, or built once per process. */
+/** The bundle of `<page>/pages/main.ts`: the production build's, or built once per process. */
 export function bundle(page: 'dashboard' | 'console'): Promise<string> {
   if (typeof AIRGIFT_WEB_BUNDLES !== 'undefined') return Promise.resolve(AIRGIFT_WEB_BUNDLES[page]);
   let hit = bundles.get(page);
@@ -42,7 +43,7 @@ export function bundle(page: 'dashboard' | 'console'): Promise<string> {
         build({
           // The same options as the production build's (scripts/build.mjs reads this file too).
           ...(JSON.parse(readFileSync(join(WEB_DIR, 'bundle-options.json'), 'utf8')) as object),
-          entryPoints: [join(WEB_DIR, page, 'main.ts')],
+          entryPoints: [join(WEB_DIR, page, 'pages', 'main.ts')],
           write: false,
           logLevel: 'silent',
         }),
@@ -84,7 +85,7 @@ export async function pageRoutes(
   prefix: string,
 ) {
   const config = { access: { scope: null, docs: true } };
-  const css = await readFile(join(WEB_DIR, 'shared', 'styles.css'), 'utf8');
+  const css = await readFile(join(WEB_DIR, 'ui', 'styles.css'), 'utf8');
   const html = `<!doctype html>
 <html lang="en">
 <head>

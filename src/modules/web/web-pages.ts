@@ -9,10 +9,10 @@ import type { GiftcardDelivery } from '../giftcards/index.ts';
 import type { RequestLog } from '../request-log/index.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
-import type { WebServices } from './index.ts';
+import { sessionRoutes } from './users/session-routes.ts';
+import { installWebSession, type WebSessionOptions } from './users/web-session.ts';
 import { installPageHeaders, pageRoutes } from './web-assets.ts';
-import { webAuthRoutes } from './web-auth-routes.ts';
-import { installWebSession, type WebSessionOptions } from './web-session.ts';
+import type { WebServices } from './web-services.ts';
 
 /**
  * One page's plugin (dashboard or console), registered at its mount: security headers, the session
@@ -68,7 +68,7 @@ export async function webPages(
     deps.page === 'dashboard' ? 'airgift dashboard' : 'airgift console',
     base.prefix,
   );
-  webAuthRoutes(typed, session, async (accountId) => (await deps.accounts.require(accountId)).name, base.url);
+  sessionRoutes(typed, session, async (accountId) => (await deps.accounts.require(accountId)).name, base.url);
   if (deps.page === 'dashboard') {
     dashboardRoutes(typed, {
       dashboard: deps.web.dashboard,

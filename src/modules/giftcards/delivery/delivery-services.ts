@@ -1,4 +1,5 @@
-import type { Db } from '../../../db/database.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { parseEmail } from '../../../lib/email.ts';
@@ -7,7 +8,7 @@ import type { AccountsService } from '../../accounts/index.ts';
 import type { Principal } from '../../auth/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Messaging } from '../../messaging/index.ts';
-import type { TransactionReports } from '../orders/transaction-reports.ts';
+import type { TransactionReports } from '../orders/order-reports.ts';
 import { createBrandingService } from './branding.ts';
 import { type DeliveryOrder, deliveryRepository } from './delivery-repository.ts';
 import { createDeliveryService, type ResendInput } from './delivery-service.ts';
@@ -25,7 +26,7 @@ import { createRedeemService } from './redeem-service.ts';
  * await delivery.deliveries.list(principal, 1234);
  */
 export function createGiftcardDelivery(deps: {
-  db: Db;
+  db: Kysely<Database>;
   clock: Clock;
   ledger: Ledger;
   messaging: Messaging;
@@ -35,7 +36,7 @@ export function createGiftcardDelivery(deps: {
   linkDays: number;
   accounts: Pick<AccountsService, 'require'>;
 }) {
-  const db = deps.db.kysely;
+  const { db } = deps;
   const repository = deliveryRepository(db);
   const secrets = redeemSecrets(deps.loadKey);
   const principalOf = (order: Pick<DeliveryOrder, 'accountId' | 'environment'>): Principal => ({

@@ -1,7 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
-import type { AppError } from '../../../errors/error-codes.ts';
-import type { TransactionalFulfilmentProvider } from '../../../lib/fulfilment-provider.ts';
+import type { OrderProvider, RefusedStep } from '../../../lib/fulfilment-provider.ts';
 
 /**
  * The gift card provider: the shape of `lib/fulfilment-provider.ts` with gift card orders and steps.
@@ -48,15 +45,7 @@ export type FulfilmentStep =
   /** Not finished: look again at `nextCheckAt`. FAILED waits there for its refund. */
   | { status: 'PENDING' | 'PROCESSING' | 'FAILED'; nextCheckAt: Date }
   | { status: 'REFUNDED' }
-  /**
-   * Refused by whoever fulfils it (an upstream's refusal): the order is refunded (REFUNDED), and the
-   * placing request answers `error` (its code and status); a later step just refunds.
-   */
-  | { status: 'REFUSED'; error: AppError };
+  /** Refused by whoever fulfils it (an upstream's refusal): refunded, and its error answered. */
+  | RefusedStep;
 
-export type GiftcardProvider = TransactionalFulfilmentProvider<
-  OrderRequest,
-  OrderToFulfil,
-  FulfilmentStep,
-  Kysely<Database>
->;
+export type GiftcardProvider = OrderProvider<OrderRequest, OrderToFulfil, FulfilmentStep>;

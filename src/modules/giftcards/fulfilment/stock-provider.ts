@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
+import type { CardCodec } from '../../../lib/card-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import type { CardCodec } from '../orders/card-codes.ts';
 import type { SealedCode, StockRepository } from '../stock/stock-repository.ts';
 import type { FulfilmentStep, GiftcardProvider, OrderToFulfil } from './provider.ts';
 

@@ -17,7 +17,7 @@ import type {
 
 /**
  * Live gift cards bought from the upstream (`airgift upstream set giftcards ...`): the order is
- * debited and recorded first (the order service), then each step, on the order's locked row, moves
+ * debited and recorded first (the order path), then each step, on the order's locked row, moves
  * it on at the upstream by the protocol both products share (`upstream/upstream-fulfilment.ts`:
  * `POST /orders` with customIdentifier `ag-live-<id>`, reconciliation by the reports after an unknown
  * outcome, refusals refunded with their code). What is the gift cards' own: the order's body, and
@@ -93,7 +93,7 @@ export function createUpstreamProvider(deps: {
 
   return {
     accept: protocol.accept,
-    // Nothing to take in the order's transaction; having `reserve` makes the order service take the
+    // Nothing to take in the order's transaction; having `reserve` makes the order path take the
     // first step after the commit, so no call is ever made while the account's balance is locked.
     async reserve() {},
     step: protocol.step,

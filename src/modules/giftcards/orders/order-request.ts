@@ -2,8 +2,13 @@ import { AppError, type ErrorDetail } from '../../../errors/error-codes.ts';
 import { parseEmail } from '../../../lib/email.ts';
 import { dec } from '../../../lib/money.ts';
 import { validPhoneOf } from '../../../lib/phone.ts';
+import type { AccountRow, AccountsService } from '../../accounts/index.ts';
+import type { Principal } from '../../auth/index.ts';
+import type { CatalogService } from '../catalog/catalog-service.ts';
 import type { CatalogEntry } from '../catalog/product-view.ts';
+import type { OrderRequest } from '../fulfilment/provider.ts';
 import type { OrderBody } from './order-schemas.ts';
+import type { Reservation } from './orders-repository.ts';
 
 /**
  * Every rule of the `POST /orders` table (giftcards.md) that its schema (`order-schemas.ts`) cannot
@@ -108,5 +113,63 @@ export function checkOrder(body: OrderBody, product: CatalogEntry, maxQuantity: 
     recipientEmail,
     phone,
     preOrder,
+  };
+}
+
+/** A `POST /orders` once checked: what the rest of the order path reads of it. */
+export interface CheckedGiftcardOrder {
+  account: AccountRow;
+  body: OrderBody;
+  product: CatalogEntry;
+  order: CheckedOrder;
+  /** What the provider's `accept` is asked. */
+  request: OrderRequest;
+  /** Gift card orders carry no tag: any of an account's orders may share a batch. */
+  tag: undefined;
+  /** Its id and customIdentifier check (`orders-repository.ts`). */
+  reservation: Reservation;
+}
+
+export interface OrderCheckDeps {
+  catalog: CatalogService;
+  accounts: AccountsService;
+  /** `ORDER_MAX_QUANTITY`. */
+  maxQuantity: number;
+}
+
+/**
+ * The checks of `POST /orders` in the order a caller can fix them: the product (400 when unknown or
+ * inactive for this environment), the rules above, the account (403 when inactive).
+ *
+ * @example
+ * const { check } = createOrderChecks({ catalog, accounts, maxQuantity: 10 });
+ * await check(principal, { productId: 1840, quantity: 1, unitPrice: 25, senderName: 'Ada' });
+ */
+export function createOrderChecks(deps: OrderCheckDeps) {
+  return {
+    async check(principal: Principal, body: OrderBody): Promise<CheckedGiftcardOrder> {
+      const product = await deps.catalog.find(principal.environment, body.productId);
+      const order = checkOrder(body, product, deps.maxQuantity);
+      const account = await deps.accounts.requireActive(principal.accountId);
+      return {
+        account,
+        body,
+        product,
+        order,
+        request: {
+          productId: product.productId,
+          preOrder: order.preOrder,
+          quantity: body.quantity,
+          unitPrice: order.unitPrice,
+        },
+        tag: undefined,
+        reservation: {
+          accountId: principal.accountId,
+          environment: principal.environment,
+          productId: product.productId,
+          customIdentifier: order.customIdentifier,
+        },
+      };
+    },
   };
 }

@@ -1,17 +1,17 @@
 import { sendShaped, shapesOf } from '../../../http/account-shapes.ts';
 import { pagedWrapper, toLimitOffset } from '../../../http/paging.ts';
-import { principalOf } from '../../../http/request-context.ts';
+import { baseUrlOf, principalOf } from '../../../http/request-context.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
+import type { GiftcardOrders } from './order-adapter.ts';
+import { cardsJson, type TransactionReports } from './order-reports.ts';
 import * as S from './order-schemas.ts';
-import type { OrderService } from './order-service.ts';
-import { cardsJson, type TransactionReports } from './transaction-reports.ts';
 
 /** `POST /orders`, the transaction reports and the redeem codes (giftcards.md #14–#17). */
-export function orderRoutes(app: TypedApp, deps: { orders: OrderService; reports: TransactionReports }) {
+export function orderRoutes(app: TypedApp, deps: { orders: GiftcardOrders; reports: TransactionReports }) {
   const { orders, reports } = deps;
 
   app.post('/orders', { schema: { body: S.OrderBody, response: { 200: S.Transaction } } }, (request) =>
-    orders.place(principalOf(request), request.body),
+    orders.place(principalOf(request), request.body, baseUrlOf(request)),
   );
 
   app.get(

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database, GiftcardStatus } from '../../../db/schema.ts';
 import type { AppError } from '../../../errors/error-codes.ts';
+import type { CardCodec } from '../../../lib/card-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { dec } from '../../../lib/money.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { FulfilmentStep } from '../fulfilment/provider.ts';
-import type { CardCodec } from './card-codes.ts';
 import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
 
 /**
@@ -18,7 +18,7 @@ import type { OrdersRepository, TransactionRow } from './orders-repository.ts';
  * SUCCESSFUL and REFUNDED are final. Reaching SUCCESSFUL stores the encrypted cards; reaching
  * REFUNDED posts the order's refund entry (the ledger's unique index makes it once only). A REFUSED
  * step (an upstream refused the order) is a move to REFUNDED like any other; only its answer to the
- * placing request differs (the order service throws its error after the commit). Every change runs
+ * placing request differs (the order path answers its error after the commit). Every change runs
  * in the caller's database transaction on a locked row.
  */
 const NEXT: Record<GiftcardStatus, GiftcardStatus[]> = {
@@ -87,16 +87,12 @@ export async function applyStep(
     await deps.repository.insertCards(trx, cards);
   }
   if (target === 'REFUNDED') {
-    const refund = await deps.ledger.refundOrder(trx, {
-      accountId: row.account_id,
-      environment: row.environment,
-      amount: dec(row.amount),
-      product: 'giftcards',
-      transactionId: row.id,
-      reason:
-        step.status === 'REFUSED' ? 'gift card order refused by the supplier' : 'gift card order refunded',
-    });
-    await deps.repository.setBalanceAfterRefund(trx, row.id, refund.newBalance.toFixed(), refund.at);
+    await refund(
+      trx,
+      deps,
+      row,
+      step.status === 'REFUSED' ? 'gift card order refused by the supplier' : null,
+    );
   }
   const nextCheckAt = 'nextCheckAt' in step ? step.nextCheckAt : null;
   await deps.repository.changeStatus(trx, row.id, row.status, {
@@ -105,6 +101,37 @@ export async function applyStep(
     next_check_at: nextCheckAt,
   });
   return target;
+}
+
+/**
+ * The order's one refund (the ledger's unique index makes it once only), and the balance it left
+ * on the row: `balanceInfo` shows it once the order is REFUNDED.
+ */
+async function refund(trx: Kysely<Database>, deps: StateDeps, row: TransactionRow, reason: string | null) {
+  const posted = await deps.ledger.refundOrder(trx, {
+    accountId: row.account_id,
+    environment: row.environment,
+    amount: dec(row.amount),
+    product: 'giftcards',
+    transactionId: row.id,
+    reason: reason ?? 'gift card order refunded',
+  });
+  const newBalance = posted.newBalance.toFixed();
+  await deps.repository.setBalanceAfterRefund(trx, row.id, newBalance, posted.at);
+  return { newBalance, at: posted.at };
+}
+
+/**
+ * A new order its first step refunded at once (written REFUNDED, in its own transaction): its
+ * refund, and the row as the placing request answers it.
+ */
+export async function refundNewOrder(
+  trx: Kysely<Database>,
+  deps: StateDeps,
+  row: TransactionRow,
+): Promise<TransactionRow> {
+  const { newBalance, at } = await refund(trx, deps, row, null);
+  return { ...row, new_balance: newBalance, balance_updated_at: at };
 }
 
 /** What the first step made of a new order, decided before its row is written (see `firstStep`). */

@@ -7,7 +7,7 @@ import type {
   GiftcardStatus,
   GiftcardTransactionsTable,
 } from '../../../db/schema.ts';
-import type { PostingResult, RowsWithDebit } from '../../ledger/index.ts';
+import type { PostingResult, RowWriter } from '../../ledger/index.ts';
 
 /**
  * The SQL of gift card transactions and their cards. Every read is scoped to the caller's account
@@ -49,7 +49,7 @@ export interface Reservation {
 const likeText = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * The ids of a batch's new orders (ledger/batcher.ts), in one statement, WITHOUT the customIdentifier
+ * The ids of a batch's new orders (modules/group-commit/), in one statement, WITHOUT the customIdentifier
  * check: in a batch, the unique index is the check. A used customIdentifier fails the batch's INSERT
  * (23505), the batch rolls back, and its orders run alone (`reserve`), each getting its exact answer.
  * A look-up per order here would cost more than the rare rollback, and on a table without planner
@@ -116,13 +116,17 @@ export function storedOrderRow(item: NewOrderRows, debit: PostingResult): Transa
 }
 
 /**
+ * Gift card orders' row writer (`ledger.registerRowWriter`): new transactions with their sealed cards
+ * (position 1..n), each with the balances its ledger entry left; an order alone right after its
+ * debit, a batch's orders in the debits' own statement.
+ *
  * Rows and cards go in as two JSON parameters read into the tables' row types
  * (`json_populate_recordset`), so the statement's text is the same for every batch (no VALUES list
  * of 33 parameters per order to compile here and parse there), and nothing comes back: the stored row
  * is the one given (its numeric text kept as written, its dates of whole milliseconds; the balances
  * as `trim_scale` leaves them, the text `Decimal.toFixed` gives), see `storedOrderRow`.
  */
-const newOrderRows: RowsWithDebit<NewOrderRows> = {
+export const ordersRowWriter: RowWriter<NewOrderRows> = {
   async one(trx, item, debit) {
     const { lease_until, leased_by, ...row } = storedOrderRow(item, debit);
     await trx.insertInto('giftcard_transactions').values(row).execute();
@@ -140,7 +144,7 @@ const newOrderRows: RowsWithDebit<NewOrderRows> = {
     );
     const columns = sql.raw(quotedColumns(Object.keys(rows[0])));
     const fromRows = sql.raw(quotedColumns(Object.keys(rows[0]), 'r.'));
-    // `entry` (batch-debits.ts): one row per order debited, none when the batch was refused
+    // `entry` (ledger/batch-debits.ts): one row per order debited, none when the batch was refused
     const writeCards =
       cards.length === 0
         ? sql``
@@ -203,13 +207,6 @@ export function ordersRepository(db: Kysely<Database>) {
 
     /** The ids of several orders in one statement (a batch's); their customIdentifiers are left to the unique index. */
     reserveMany: reserveOrders,
-
-    /**
-     * Writes new transactions with their sealed cards (position 1..n) and their debits (`RowsWithDebit`):
-     * an order alone after its debit, a batch's orders in the debits' own statement, each row with
-     * the balances its ledger entry left.
-     */
-    rowsWithDebit: newOrderRows,
 
     /** Stores the sealed codes of a transaction (in the caller's transaction). */
     async insertCards(trx: Kysely<Database>, cards: Insertable<GiftcardCardsTable>[]): Promise<void> {
@@ -290,6 +287,8 @@ export function ordersRepository(db: Kysely<Database>) {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
+
+    /** Orders whose `next_check_at` has come, oldest first (only orders not final have one). */
     async dueIds(now: Date, limit: number): Promise<number[]> {
       const rows = await db
         .selectFrom('giftcard_transactions')
@@ -301,7 +300,6 @@ export function ordersRepository(db: Kysely<Database>) {
       return rows.map((r) => r.id);
     },
 
-    /** Moves the next look at a non-final order to `at` (after a failed step). */
     /** The locked row's next look moved to `until`: claimed by a step that calls out. */
     async claim(trx: Kysely<Database>, id: number, until: Date): Promise<void> {
       await trx
@@ -311,6 +309,7 @@ export function ordersRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Moves the next look at a non-final order to `at` (after a failed step). */
     async postpone(id: number, at: Date): Promise<void> {
       await db
         .updateTable('giftcard_transactions')

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { AppError, type ErrorDetail } from '../../../errors/error-codes.ts';
+import type { CardCodec } from '../../../lib/card-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { dec } from '../../../lib/money.ts';
 import { formatDateTime, parseDateTime } from '../../../lib/time-format.ts';
 import type { CatalogEntry } from '../catalog/product-view.ts';
 import { isSandboxTestProduct } from '../fulfilment/sandbox-test-values.ts';
-import type { CardCodec } from '../orders/card-codes.ts';
 import { type CodeRow, parseCodesFile } from './codes-file.ts';
 import type { ProviderRoute, StockRepository } from './stock-repository.ts';
 

@@ -4,7 +4,7 @@ import { roundToMinor } from '../../../lib/money.ts';
 import { validPhoneOf } from '../../../lib/phone.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import type { Countries, Fx } from '../../reference/index.ts';
-import { parseAmount } from '../orders/topup-pricing.ts';
+import { parseAmount } from '../orders/order-pricing.ts';
 import type { OperatorSource } from './live-operators.ts';
 import type { OperatorCatalog, OperatorFilter, OperatorRecord } from './operator-catalog.ts';
 import type { OperatorFlags, OperatorViews } from './operator-view.ts';

@@ -1,7 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
-import type { AppError } from '../../../errors/error-codes.ts';
-import type { TransactionalFulfilmentProvider } from '../../../lib/fulfilment-provider.ts';
+import type { OrderProvider, RefusedStep } from '../../../lib/fulfilment-provider.ts';
 
 /**
  * The top-up provider: the transactional shape of `lib/fulfilment-provider.ts` (the gift cards'
@@ -9,7 +6,7 @@ import type { TransactionalFulfilmentProvider } from '../../../lib/fulfilment-pr
  * provider for the environment, the operator unavailable now); `step` says what became of an
  * accepted top-up: the operator's reference (and, for PIN operators, the voucher), a refusal, or when
  * to look again. What a step does to the status and the ledger is decided by
- * `../orders/topup-states.ts` only.
+ * `../orders/order-states.ts` only.
  *
  * The sandbox simulator answers from memory at once, so its first step is taken before the top-up's
  * row is written. A provider with `reserve` (the upstream) takes its first step right after the
@@ -64,15 +61,7 @@ export type TopupStep =
   | { status: 'PROCESSING'; nextCheckAt: Date }
   /** Not delivered: the debit is given back. */
   | { status: 'REFUNDED'; reason: string }
-  /**
-   * Refused by whoever fulfils it (an upstream's refusal): the top-up is refunded (REFUNDED), and the
-   * placing request answers `error` (its code and status); a later step just refunds.
-   */
-  | { status: 'REFUSED'; error: AppError };
+  /** Refused by whoever fulfils it (an upstream's refusal): refunded, and its error answered. */
+  | RefusedStep;
 
-export type TopupProvider = TransactionalFulfilmentProvider<
-  TopupRequest,
-  TopupOrder,
-  TopupStep,
-  Kysely<Database>
->;
+export type TopupProvider = OrderProvider<TopupRequest, TopupOrder, TopupStep>;

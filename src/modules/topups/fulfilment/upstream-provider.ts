@@ -9,7 +9,7 @@ import type { PinDetail, TopupOrder, TopupProvider, TopupRequest, TopupStep } fr
 
 /**
  * Live top-ups bought from the upstream (`airgift upstream set topups ...`), the twin of the gift
- * cards' `upstream-provider.ts`: the top-up is debited and recorded first (the top-up service), then
+ * cards' `upstream-provider.ts`: the top-up is debited and recorded first (the order path), then
  * each step, on the top-up's locked row (never the account's balance row), moves it on at the
  * upstream by the protocol both products share (`upstream/upstream-fulfilment.ts`: `POST /topups`
  * with customIdentifier `ag-live-<id>`, reconciliation by `/topups/reports/transactions` after an
@@ -125,7 +125,7 @@ export function createUpstreamProvider(deps: {
 
   return {
     accept: protocol.accept,
-    // Nothing to take in the top-up's transaction; having `reserve` makes the top-up service take the
+    // Nothing to take in the top-up's transaction; having `reserve` makes the order path take the
     // first step after the commit, so no call is ever made while the account's balance is locked.
     async reserve() {},
     step: protocol.step,

@@ -9,7 +9,7 @@ export interface VoucherSealer {
 /**
  * The one codec of `topup_transactions.pin_detail`: a PIN voucher is kept at rest sealed with the
  * redeem codes' AES-256-GCM codec, as `{"sealed": "<iv.tag.ciphertext>"}`, and given back as the
- * voucher itself. topups-repository.ts passes every write and every row it reads through it. A row
+ * voucher itself. orders-repository.ts passes every write and every row it reads through it. A row
  * written before vouchers were sealed (a plain voucher object) is read as it is.
  *
  * @example

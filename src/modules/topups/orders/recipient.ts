@@ -4,7 +4,7 @@ import { parseEmail } from '../../../lib/email.ts';
 import { normalizePhone } from '../../../lib/phone.ts';
 import type { Countries } from '../../reference/index.ts';
 import type { OperatorRecord } from '../catalog/operator-catalog.ts';
-import type { Phone } from './topup-schemas.ts';
+import type { Phone } from './order-schemas.ts';
 
 /**
  * Who a top-up goes to and comes from. Phone numbers are checked with libphonenumber-js (full

@@ -1,13 +1,4 @@
-import { Type } from 'typebox';
 import type { TypedApp } from '../../../http/schemas.ts';
-import {
-  Account,
-  AccountDetail,
-  AccountShapes,
-  Audit,
-  BalanceChange,
-  CreatedAccount,
-} from '../../admin/index.ts';
 import {
   type AuditedRequest,
   type AuditLog,
@@ -18,56 +9,58 @@ import {
 } from '../../audit/index.ts';
 import { type RequestLog, RequestLogPage, RequestLogQuery } from '../../request-log/index.ts';
 import { TopupOperatorStatus } from '../../topups/index.ts';
-import { UpstreamSchema } from '../../upstream/index.ts';
-import { Invitation } from '../admin/web-admin-routes.ts';
-import { Environment, EnvironmentQuery, Revoked, WebUser } from '../dashboard/dashboard-schemas.ts';
-import type { UsersService } from '../users-service.ts';
+import { EmailBody, Invitation } from '../users/users-schemas.ts';
+import type { UsersService } from '../users/users-service.ts';
+import { AccountIdParams, ClientParams, EnvironmentQuery, Revoked } from '../web-schemas.ts';
+import {
+  Account,
+  AccountList,
+  AccountPage,
+  AuditListQuery,
+  BalanceBody,
+  BalanceChange,
+  Chart,
+  CreateAccountBody,
+  CreatedAccount,
+  CurrencyParams,
+  FxRate,
+  FxRateBody,
+  FxTable,
+  LedgerAudit,
+  LimitsBody,
+  OperatorPage,
+  OperatorParams,
+  OutboxPage,
+  OutboxQuery,
+  ProductPage,
+  ProductParams,
+  ProductStatus,
+  SearchQuery,
+  ShapesBody,
+  StatusBody,
+  StockList,
+  TransactionPage,
+  TransactionsQuery,
+  UpstreamList,
+} from './console-schemas.ts';
 import type { ConsoleService } from './console-service.ts';
 
 /**
- * The console's JSON endpoints: thin, each calls the console service. Every mutation's audit line
- * (the signed-in operator, what, on what, before and after) is written by the console's audit hook
- * from the route's `config.audit` (modules/audit/audit-hook.ts).
+ * The console's JSON endpoints: thin, each calls the console service. Their schemas are in
+ * console-schemas.ts. Every mutation's audit line (the signed-in operator, what, on what, before and
+ * after) is written by the console's audit hook from the route's `config.audit`
+ * (modules/audit/audit-hook.ts).
  */
-const AccountIdParams = Type.Object({ accountId: Type.Integer({ minimum: 1 }) });
-const Amount = Type.Union([Type.Number(), Type.String({ pattern: '^-?\\d+(\\.\\d+)?$' })]);
-const Paging = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 25 })),
-};
-const ProductName = Type.Union([Type.Literal('giftcards'), Type.Literal('topups')]);
-const Product = Type.Union([Type.Literal('all'), Type.Literal('giftcards'), Type.Literal('topups')]);
-
-const OutboxPage = Type.Object({
-  items: Type.Array(
-    Type.Object({
-      messageId: Type.Integer(),
-      kind: Type.String(),
-      channel: Type.Union([Type.Literal('email'), Type.Literal('sms')]),
-      to: Type.String(),
-      environment: Type.Union([Environment, Type.Null()]),
-      transactionId: Type.Union([Type.Integer(), Type.Null()]),
-      status: Type.String(),
-      statusText: Type.String({
-        description: 'what became of it, in words: "not sent: no SMTP server configured"',
-      }),
-      attempts: Type.Integer(),
-      createdAt: Type.String(),
-      sentAt: Type.Union([Type.String(), Type.Null()]),
-      subject: Type.Union([Type.String(), Type.Null()]),
-      text: Type.Union([Type.String(), Type.Null()], {
-        description: 'the text part (the SMS), secrets masked',
-      }),
-      html: Type.Union([Type.String(), Type.Null()], { description: 'the HTML part, secrets masked' }),
-    }),
-  ),
-  next: Type.Union([Type.Integer(), Type.Null()]),
-});
-
 const account = (request: AuditedRequest) => `account ${params(request).accountId}`;
 /** `account.inactive`, `product.active`: the thing and the status the body asks for. */
 const statusAction = (thing: string) => (request: AuditedRequest) =>
   `${thing}.${String((request.body as { status: string }).status).toLowerCase()}`;
+
+/** A page of `size` (25 by default) as a limit and an offset. */
+const pageOf = (query: { page?: number; size?: number }) => {
+  const size = query.size ?? 25;
+  return { limit: size, offset: ((query.page ?? 1) - 1) * size };
+};
 
 export function consoleRoutes(
   app: TypedApp,
@@ -90,14 +83,7 @@ export function consoleRoutes(
   app.post(
     '/api/accounts/:accountId/users',
     {
-      schema: {
-        params: AccountIdParams,
-        body: Type.Object(
-          { email: Type.String({ minLength: 3, maxLength: 254 }) },
-          { additionalProperties: false },
-        ),
-        response: { 200: Invitation },
-      },
+      schema: { params: AccountIdParams, body: EmailBody, response: { 200: Invitation } },
       config: { audit: { action: 'user.invite', target: account } },
     },
     async (request) => c.inviteUser(request.params.accountId, request.body.email, deps.dashboardUrl),
@@ -105,35 +91,16 @@ export function consoleRoutes(
 
   app.get(
     '/api/accounts',
-    {
-      schema: {
-        querystring: Type.Object({ search: Type.Optional(Type.String({ maxLength: 200 })), ...Paging }),
-        response: { 200: Type.Object({ items: Type.Array(Account) }) },
-      },
-    },
-    async (request) => {
-      const size = request.query.size ?? 25;
-      const offset = ((request.query.page ?? 1) - 1) * size;
-      return { items: await c.searchAccounts(request.query.search || undefined, { limit: size, offset }) };
-    },
+    { schema: { querystring: SearchQuery, response: { 200: AccountList } } },
+    async (request) => ({
+      items: await c.searchAccounts(request.query.search || undefined, pageOf(request.query)),
+    }),
   );
 
   app.post(
     '/api/accounts',
     {
-      schema: {
-        body: Type.Object(
-          {
-            name: Type.String({ minLength: 1, maxLength: 200 }),
-            currency: Type.String({ pattern: '^[A-Za-z]{3}$' }),
-            country: Type.String({ pattern: '^[A-Za-z]{2}$' }),
-            environment: Environment,
-            fund: Type.Optional(Amount),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: CreatedAccount },
-      },
+      schema: { body: CreateAccountBody, response: { 200: CreatedAccount } },
       config: { audit: { action: 'account.create', target: (_, made) => `account ${made?.accountId}` } },
     },
     async (request) => {
@@ -150,22 +117,13 @@ export function consoleRoutes(
 
   app.get(
     '/api/accounts/:accountId',
-    {
-      schema: {
-        params: AccountIdParams,
-        response: { 200: Type.Object({ account: AccountDetail, users: Type.Array(WebUser) }) },
-      },
-    },
+    { schema: { params: AccountIdParams, response: { 200: AccountPage } } },
     async (request) => ({
       account: await c.describe(request.params.accountId),
       users: await deps.users.list('customer', request.params.accountId),
     }),
   );
 
-  const BalanceBody = Type.Object(
-    { environment: Environment, amount: Amount, reason: Type.String({ minLength: 1, maxLength: 500 }) },
-    { additionalProperties: false },
-  );
   for (const [action, kind] of [
     ['fund', 'FUNDING'],
     ['adjust', 'ADJUSTMENT'],
@@ -184,17 +142,7 @@ export function consoleRoutes(
   app.post(
     '/api/accounts/:accountId/limits',
     {
-      schema: {
-        params: AccountIdParams,
-        body: Type.Object(
-          {
-            dailyCountLimit: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
-            dailyAmountLimit: Type.Union([Amount, Type.Null()]),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Account },
-      },
+      schema: { params: AccountIdParams, body: LimitsBody, response: { 200: Account } },
       config: { audit: accountAudit('account.limits') },
     },
     async (request) => c.update(request.params.accountId, request.body),
@@ -203,14 +151,7 @@ export function consoleRoutes(
   app.post(
     '/api/accounts/:accountId/status',
     {
-      schema: {
-        params: AccountIdParams,
-        body: Type.Object(
-          { status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]) },
-          { additionalProperties: false },
-        ),
-        response: { 200: Account },
-      },
+      schema: { params: AccountIdParams, body: StatusBody, response: { 200: Account } },
       config: { audit: accountAudit(statusAction('account')) },
     },
     async (request) => c.update(request.params.accountId, { status: request.body.status }),
@@ -220,11 +161,7 @@ export function consoleRoutes(
   app.post(
     '/api/accounts/:accountId/shapes',
     {
-      schema: {
-        params: AccountIdParams,
-        body: Type.Object({ shapes: AccountShapes }, { additionalProperties: false }),
-        response: { 200: Account },
-      },
+      schema: { params: AccountIdParams, body: ShapesBody, response: { 200: Account } },
       config: { audit: accountAudit('account.shapes') },
     },
     async (request) => c.update(request.params.accountId, { shapes: request.body.shapes }),
@@ -233,53 +170,17 @@ export function consoleRoutes(
   app.post(
     '/api/credentials/:clientId/revoke',
     {
-      schema: {
-        params: Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 200 }) }),
-        response: { 200: Revoked },
-      },
+      schema: { params: ClientParams, response: { 200: Revoked } },
       config: { audit: { action: 'credential.revoke', target: (r) => String(params(r).clientId) } },
     },
     async (request) => c.revokeCredential(request.params.clientId),
   );
 
-  app.get(
-    '/api/ledger-audit',
-    { schema: { response: { 200: Type.Object({ ...Audit.properties, checkedAt: Type.String() }) } } },
-    async () => c.ledgerAudit(),
-  );
+  app.get('/api/ledger-audit', { schema: { response: { 200: LedgerAudit } } }, async () => c.ledgerAudit());
 
   app.get(
     '/api/transactions',
-    {
-      schema: {
-        querystring: Type.Object({
-          environment: Environment,
-          product: Type.Optional(Product),
-          accountId: Type.Optional(Type.Integer({ minimum: 1 })),
-          ...Paging,
-        }),
-        response: {
-          200: Type.Object({
-            items: Type.Array(
-              Type.Object({
-                product: Type.String(),
-                transactionId: Type.Integer(),
-                accountId: Type.Integer(),
-                status: Type.String(),
-                description: Type.String(),
-                customIdentifier: Type.Union([Type.String(), Type.Null()]),
-                cost: Type.Number(),
-                currencyCode: Type.String(),
-                createdAt: Type.String(),
-              }),
-            ),
-            hasMore: Type.Boolean(),
-            page: Type.Integer(),
-            size: Type.Integer(),
-          }),
-        },
-      },
-    },
+    { schema: { querystring: TransactionsQuery, response: { 200: TransactionPage } } },
     async (request) => {
       const q = request.query;
       return c.transactions(
@@ -289,75 +190,32 @@ export function consoleRoutes(
     },
   );
 
-  const ProductLine = Type.Object({
-    productId: Type.Integer(),
-    productName: Type.String(),
-    countryCode: Type.String(),
-    status: Type.String(),
-  });
   app.get(
     '/api/products',
-    {
-      schema: {
-        querystring: Type.Object({ search: Type.Optional(Type.String({ maxLength: 200 })), ...Paging }),
-        response: { 200: Type.Object({ items: Type.Array(ProductLine), total: Type.Integer() }) },
-      },
-    },
-    async (request) => {
-      const size = request.query.size ?? 25;
-      const offset = ((request.query.page ?? 1) - 1) * size;
-      return c.products(request.query.search || undefined, { limit: size, offset });
-    },
+    { schema: { querystring: SearchQuery, response: { 200: ProductPage } } },
+    async (request) => c.products(request.query.search || undefined, pageOf(request.query)),
   );
 
   app.post(
     '/api/products/:productId/status',
     {
-      schema: {
-        params: Type.Object({ productId: Type.Integer({ minimum: 1 }) }),
-        body: Type.Object(
-          { status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]) },
-          { additionalProperties: false },
-        ),
-        response: { 200: Type.Object({ productId: Type.Integer(), status: Type.String() }) },
-      },
+      schema: { params: ProductParams, body: StatusBody, response: { 200: ProductStatus } },
       config: { audit: { action: statusAction('product'), target: (r) => `product ${params(r).productId}` } },
     },
     async (request) => c.setProductStatus(request.params.productId, request.body.status),
   );
 
-  const OperatorLine = Type.Object({
-    operatorId: Type.Integer(),
-    name: Type.String(),
-    countryCode: Type.String(),
-    status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]),
-  });
   app.get(
     '/api/topup-operators',
-    {
-      schema: {
-        querystring: Type.Object({ search: Type.Optional(Type.String({ maxLength: 200 })), ...Paging }),
-        response: { 200: Type.Object({ items: Type.Array(OperatorLine), total: Type.Integer() }) },
-      },
-    },
-    async (request) => {
-      const size = request.query.size ?? 25;
-      const offset = ((request.query.page ?? 1) - 1) * size;
-      return c.topupOperators(request.query.search || undefined, { limit: size, offset });
-    },
+    { schema: { querystring: SearchQuery, response: { 200: OperatorPage } } },
+    async (request) => c.topupOperators(request.query.search || undefined, pageOf(request.query)),
   );
 
+  // The answer is the admin API's (topups/catalog/operator-admin-routes.ts), which the pages ignore.
   app.post(
     '/api/topup-operators/:operatorId/status',
     {
-      schema: {
-        params: Type.Object({ operatorId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
-        body: Type.Object(
-          { status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]) },
-          { additionalProperties: false },
-        ),
-        response: { 200: TopupOperatorStatus },
-      },
+      schema: { params: OperatorParams, body: StatusBody, response: { 200: TopupOperatorStatus } },
       config: {
         audit: {
           action: statusAction('topup-operator'),
@@ -368,63 +226,16 @@ export function consoleRoutes(
     async (request) => c.setTopupOperatorStatus(request.params.operatorId, request.body.status),
   );
 
-  app.get(
-    '/api/stock',
-    {
-      schema: {
-        response: {
-          200: Type.Object({
-            items: Type.Array(
-              Type.Object({
-                productId: Type.Integer(),
-                productName: Type.String(),
-                currencyCode: Type.String(),
-                provider: Type.String(),
-                faceValue: Type.Number(),
-                available: Type.Integer(),
-                sold: Type.Integer(),
-                expired: Type.Integer(),
-                preOrdered: Type.Integer(),
-              }),
-            ),
-            at: Type.String(),
-          }),
-        },
-      },
-    },
-    async () => c.stock(),
-  );
+  app.get('/api/stock', { schema: { response: { 200: StockList } } }, async () => c.stock());
 
-  app.get(
-    '/api/upstreams',
-    { schema: { response: { 200: Type.Object({ items: Type.Array(UpstreamSchema) }) } } },
-    async () => c.upstreams(),
-  );
+  app.get('/api/upstreams', { schema: { response: { 200: UpstreamList } } }, async () => c.upstreams());
 
-  const FxRate = Type.Object({
-    currencyCode: Type.String(),
-    unitsPerUsd: Type.Number(),
-    asOf: Type.String(),
-  });
-  app.get(
-    '/api/fx',
-    {
-      schema: { response: { 200: Type.Object({ marginPercent: Type.Number(), rates: Type.Array(FxRate) }) } },
-    },
-    async () => c.fxTable(),
-  );
+  app.get('/api/fx', { schema: { response: { 200: FxTable } } }, async () => c.fxTable());
 
   app.post(
     '/api/fx/:currencyCode',
     {
-      schema: {
-        params: Type.Object({ currencyCode: Type.String({ pattern: '^[A-Z]{3}$' }) }),
-        body: Type.Object(
-          { unitsPerUsd: Type.String({ pattern: '^\\d+(\\.\\d+)?$' }) },
-          { additionalProperties: false },
-        ),
-        response: { 200: FxRate },
-      },
+      schema: { params: CurrencyParams, body: FxRateBody, response: { 200: FxRate } },
       config: {
         audit: {
           action: 'fx.set',
@@ -454,12 +265,7 @@ export function consoleRoutes(
   // The audit log of every channel: a page, the same as CSV, the walk of the whole chain.
   app.get(
     '/api/audit',
-    {
-      schema: {
-        querystring: Type.Object({ ...AuditQuery.properties, ...Paging }),
-        response: { 200: AuditPage },
-      },
-    },
+    { schema: { querystring: AuditListQuery, response: { 200: AuditPage } } },
     async (request) => {
       const { page: p, size: s, ...filter } = request.query;
       const size = s ?? 25;
@@ -489,50 +295,13 @@ export function consoleRoutes(
 
   app.get(
     '/api/outbox',
-    {
-      schema: {
-        querystring: Type.Object({
-          before: Type.Optional(Type.Integer({ minimum: 1, description: 'the `next` of the page before' })),
-          size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
-        }),
-        response: { 200: OutboxPage },
-      },
-    },
+    { schema: { querystring: OutboxQuery, response: { 200: OutboxPage } } },
     async (request) => c.outbox({ limit: request.query.size ?? 25, before: request.query.before }),
   );
 
   app.get(
     '/api/chart',
-    {
-      schema: {
-        querystring: EnvironmentQuery,
-        response: {
-          200: Type.Object({
-            environment: Environment,
-            reportingCurrency: Type.String({ description: 'the currency of `series[].revenue`: USD' }),
-            days: Type.Array(Type.String()),
-            series: Type.Array(
-              Type.Object({
-                day: Type.String(),
-                product: ProductName,
-                orders: Type.Integer(),
-                revenue: Type.Number({ description: 'in the reporting currency, rounded to cents' }),
-              }),
-            ),
-            byCurrency: Type.Array(
-              Type.Object({
-                day: Type.String(),
-                product: ProductName,
-                currencyCode: Type.String(),
-                orders: Type.Integer(),
-                revenue: Type.Number({ description: "in the accounts' currency" }),
-              }),
-            ),
-            rates: Type.Array(FxRate, { description: 'the FX rates (mid, no margin) used to convert' }),
-          }),
-        },
-      },
-    },
+    { schema: { querystring: EnvironmentQuery, response: { 200: Chart } } },
     async (request) => c.chart(request.query.environment),
   );
 }

@@ -11,7 +11,7 @@ import type { Messaging } from '../../messaging/index.ts';
 import { type Fx, fxRateView } from '../../reference/index.ts';
 import type { OperatorStatuses } from '../../topups/index.ts';
 import type { UpstreamService } from '../../upstream/index.ts';
-import type { UsersService } from '../users-service.ts';
+import type { UsersService } from '../users/users-service.ts';
 import type { ConsoleRepository } from './console-repository.ts';
 
 /**

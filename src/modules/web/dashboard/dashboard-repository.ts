@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, Environment } from '../../../db/schema.ts';
-import { withWebTables } from '../web-tables.ts';
+import { withWebTables } from '../users/web-tables.ts';
 
 /** SQL the dashboard needs besides the services it reuses: spend per day and the record of code reveals. */
 export function dashboardRepository(appDb: Kysely<Database>) {

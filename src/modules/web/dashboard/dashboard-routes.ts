@@ -4,26 +4,24 @@ import { AppError } from '../../../errors/error-codes.ts';
 import type { Base } from '../../../http/bases.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
-import { params } from '../../audit/index.ts';
+import { type AuditedRequest, params } from '../../audit/index.ts';
 import { ALL_SCOPES } from '../../auth/index.ts';
-import { Deliveries } from '../../giftcards/delivery/delivery-schemas.ts';
 import type { GiftcardDelivery } from '../../giftcards/index.ts';
 import { type RequestLog, RequestLogPage, RequestLogQuery } from '../../request-log/index.ts';
-import { webUserOf } from '../web-session.ts';
+import { webUserOf } from '../users/web-session.ts';
+import { ClientParams, EnvironmentQuery, Revoked } from '../web-schemas.ts';
 import {
   Branding,
-  ClientParams,
   CreateCredentialBody,
   CreatedCredential,
   CredentialList,
   DashboardResend,
+  Deliveries,
   DocLinks,
-  EnvironmentQuery,
   LedgerPage,
   LedgerQuery,
   Overview,
   RevealedCodes,
-  Revoked,
   Settings,
   TransactionPage,
   TransactionParams,
@@ -55,6 +53,11 @@ export function dashboardRoutes(
     const user = webUserOf(request);
     return { id: user.id, accountId: user.accountId as number };
   };
+  // Each mutation's audit line is written by the dashboard's audit hook (modules/audit/audit-hook.ts),
+  // with the signed-in user and their account, from the route's `config.audit`.
+  const order = (r: AuditedRequest) =>
+    `gift card order ${params(r).transactionId} (${(r.query as { environment: string }).environment})`;
+  const ownAccount = (r: AuditedRequest) => `account ${webUserOf(r).accountId}`;
 
   app.get(
     '/api/overview',
@@ -67,8 +70,6 @@ export function dashboardRoutes(
     scopes: [...ALL_SCOPES],
   }));
 
-  // Each mutation's audit line is written by the dashboard's audit hook (modules/audit/audit-hook.ts),
-  // with the signed-in user and their account, from the route's `config.audit`.
   app.post(
     '/api/credentials',
     {
@@ -141,14 +142,7 @@ export function dashboardRoutes(
     {
       schema: { params: TransactionParams, querystring: EnvironmentQuery, response: { 200: RevealedCodes } },
       // never the codes: the line says which order's codes were shown
-      config: {
-        audit: {
-          action: 'codes.reveal',
-          target: (r) =>
-            `gift card order ${params(r).transactionId} (${(r.query as { environment: string }).environment})`,
-          after: null,
-        },
-      },
+      config: { audit: { action: 'codes.reveal', target: order, after: null } },
     },
     async (request) => {
       const user = accountOf(request);
@@ -186,13 +180,7 @@ export function dashboardRoutes(
         body: DashboardResend,
         response: { 200: Deliveries },
       },
-      config: {
-        audit: {
-          action: 'delivery.resend',
-          target: (r) =>
-            `gift card order ${params(r).transactionId} (${(r.query as { environment: string }).environment})`,
-        },
-      },
+      config: { audit: { action: 'delivery.resend', target: order } },
     },
     async (request) =>
       deps.delivery.deliveries.resend(
@@ -211,7 +199,7 @@ export function dashboardRoutes(
       config: {
         audit: {
           action: 'account.branding',
-          target: (r) => `account ${webUserOf(r).accountId}`,
+          target: ownAccount,
           before: (r) => deps.delivery.branding.get(webUserOf(r).accountId as number),
         },
       },
@@ -254,7 +242,7 @@ export function dashboardRoutes(
       config: {
         audit: {
           action: 'account.shapes',
-          target: (r) => `account ${webUserOf(r).accountId}`,
+          target: ownAccount,
           before: (r) => dashboard.settings(webUserOf(r).accountId as number),
         },
       },

@@ -1,63 +1,16 @@
 import { Type } from 'typebox';
-import { AccountShapes } from '../../admin/index.ts';
+import { AccountShapes } from '../../admin/admin-schemas.ts';
+import { Deliveries } from '../../giftcards/delivery/delivery-schemas.ts';
+import { Environment } from '../web-schemas.ts';
 
-/** The dashboard's JSON: one schema per endpoint for validation, answers and its OpenAPI document. */
-export const Environment = Type.Union([Type.Literal('live'), Type.Literal('sandbox')]);
-export const EnvironmentQuery = Type.Object({ environment: Environment });
+/**
+ * The dashboard's JSON: one schema per endpoint for validation, answers, its OpenAPI document and
+ * the pages' types (`pages/`). Only typebox and schema files are imported, those of other modules
+ * included (past their index.ts), so the browser code can import its types (../README.md).
+ */
 
-export const SignInBody = Type.Object(
-  {
-    email: Type.String({ minLength: 3, maxLength: 254 }),
-    password: Type.String({ minLength: 1, maxLength: 500 }),
-    code: Type.Optional(
-      Type.String({
-        maxLength: 10,
-        description: 'the 6-digit code of the authenticator app, for a user with two-step sign-in on',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export const PasswordResetBody = Type.Object(
-  { email: Type.String({ minLength: 3, maxLength: 254 }) },
-  { additionalProperties: false },
-);
-
-export const WelcomeBody = Type.Object(
-  {
-    token: Type.String({ minLength: 10, maxLength: 200 }),
-    password: Type.String({ minLength: 1, maxLength: 500 }),
-  },
-  { additionalProperties: false },
-);
-
-export const WebUser = Type.Object({
-  userId: Type.Integer(),
-  kind: Type.String(),
-  accountId: Type.Union([Type.Integer(), Type.Null()]),
-  email: Type.String(),
-  active: Type.Boolean(),
-  createdAt: Type.String(),
-});
-
-export const SessionInfo = Type.Object({
-  email: Type.String(),
-  accountId: Type.Union([Type.Integer(), Type.Null()]),
-  accountName: Type.Union([Type.String(), Type.Null()]),
-  csrfToken: Type.String({ description: 'Send it back in X-CSRF-Token with every POST' }),
-  totpEnabled: Type.Boolean({ description: 'two-step sign-in (TOTP) is on for this user' }),
-});
-export const CodeBody = Type.Object(
-  { code: Type.String({ maxLength: 10, description: 'the 6-digit code of the authenticator app' }) },
-  { additionalProperties: false },
-);
-export const TotpEnrolment = Type.Object({
-  secret: Type.String({ description: 'the secret in base32, to type into an authenticator app' }),
-  uri: Type.String({ description: 'the otpauth:// URI (what the QR code holds)' }),
-});
-export const TotpState = Type.Object({ totpEnabled: Type.Boolean() });
-
-export const Ok = Type.Object({ ok: Type.Boolean() });
+/** A gift card order's messages and reveals: the gift card API's own answer, shown on the delivery page. */
+export { Deliveries };
 
 const BalanceLine = Type.Object({
   balance: Type.Number(),
@@ -114,8 +67,6 @@ export const CreatedCredential = Type.Object({
   environment: Environment,
   scopes: Type.Array(Type.String()),
 });
-export const ClientParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 200 }) });
-export const Revoked = Type.Object({ clientId: Type.String(), revoked: Type.Boolean() });
 
 const DateText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'yyyy-MM-dd (UTC)' });
 export const TransactionsQuery = Type.Object({

@@ -7,7 +7,7 @@ import type { AccountsService } from '../../accounts/index.ts';
 import type { Principal } from '../../auth/index.ts';
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
-import type { Topups } from '../../topups/index.ts';
+import type { TopupServices } from '../../topups/index.ts';
 import type { DashboardRepository } from './dashboard-repository.ts';
 
 /**
@@ -47,7 +47,7 @@ export function createDashboardService(deps: {
   accounts: AccountsService;
   ledger: Ledger;
   giftcards: GiftcardServices;
-  topups: Topups;
+  topups: TopupServices;
   repository: DashboardRepository;
   clock: Clock;
 }) {
