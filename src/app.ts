@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.ts';
 import { AppError, ERROR_CODES } from './errors/error-codes.ts';
 import { installAccountShapes } from './http/account-shapes.ts';
+import { installApiRequestLog } from './http/api-request-log.ts';
 import { installAuthHook } from './http/auth-hook.ts';
 import { type BaseRouter, MOUNTS, SHARED_MOUNT } from './http/bases.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -28,6 +29,7 @@ import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
 import { accountAdminRoutes, installAdminAuth } from './modules/admin/index.ts';
+import { auditAdminRoutes, installAuditHook } from './modules/audit/index.ts';
 import { TOKEN_API_DOCS, tokenRoutes } from './modules/auth/index.ts';
 import { backupRoutes } from './modules/backup/index.ts';
 import { catalogSyncAdminRoutes } from './modules/catalog-sync/index.ts';
@@ -138,8 +140,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   });
 
+  // every product-API request of a known caller, to its account's request log (modules/request-log);
+  // REQUEST_LOG_DAYS=0: no hook at all
+  const now = () => services.clock.now().getTime();
+  const requestLog = config.requestLogDays > 0 ? services.requestLog.sink : null;
   await app.register(
     async (auth) => {
+      if (requestLog) installApiRequestLog(auth, requestLog, now);
       auth.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string' }, (_req, body, done) => {
         // RFC 6749 §3.2: a parameter must not be sent twice; refused like a repeated JSON key.
         const fields = new URLSearchParams(body as string);
@@ -184,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(
       async (product) => {
         installAuthHook(product, services.tokens, defaultScope);
+        if (requestLog) installApiRequestLog(product, requestLog, now);
         // Before the rate limit, so that its 429 takes the account's shapes too.
         if (kind === 'giftcards') {
           installAccountShapes(
@@ -222,6 +230,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         now: () => services.clock.now().getTime(),
         onRefused: () => services.metrics.adminLockout(),
       });
+      // every change made with the admin key (and so the CLI): one audit line per mutating route
+      installAuditHook(admin, {
+        channel: 'admin',
+        audit: services.audit,
+        actorOf: (request) =>
+          request.adminKeyId
+            ? { kind: 'admin-key', id: request.adminKeyId, label: `admin key ${request.adminKeyId}` }
+            : null,
+        onError: (error, line) =>
+          admin.log.error({ err: error, action: line.action }, 'audit line not written'),
+      });
       metricsRoute(admin, services.metrics);
       installChangeAnnouncer(admin, services.changes);
       accountAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.accounts, services.ledger);
@@ -236,10 +255,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       usersAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), {
         users: services.web.users,
         accounts: services.accounts,
-        audit: services.web.audit,
         dashboardUrl: config.dashboardUrl,
         consoleUrl: config.consoleUrl,
       });
+      auditAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.audit);
       docsRoutes(admin, openapi, { kind: 'admin', bases: bases.all });
     },
     { prefix: MOUNTS.admin },
@@ -253,6 +272,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           page,
           web: services.web,
           accounts,
+          requestLog: services.requestLog,
           bases: bases.all,
           openapi,
           errorsUrl: docsUrl,
@@ -291,6 +311,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         limiter: deps.rateLimiter,
         limit: accountRule(config),
         metrics: services.metrics,
+        requestLog: requestLog ?? undefined,
+        now,
         log: app.log,
         trustProxy: config.trustedProxies.length > 0,
       }),

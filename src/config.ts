@@ -388,6 +388,12 @@ export const SETTINGS = {
     "Gift cards: how long the link in a recipient's message opens the redeem page, days.",
     '90',
   ),
+  requestLogDays: setting(
+    'REQUEST_LOG_DAYS',
+    integer(0, 3650),
+    "How long each account's API request log is kept (the dashboard's Request log), days; 0: no request is logged.",
+    '30',
+  ),
   redisUrl: setting(
     'REDIS_URL',
     redisUrl,

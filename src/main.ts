@@ -108,6 +108,13 @@ async function main() {
       'webhook endpoint disabled: tell the account',
     ),
   );
+  // At most one line a minute: while the database is away every batch fails (counted in /metrics).
+  let requestLogWarnedAt = 0;
+  runtime.services.requestLog.onWriteError((error, entries) => {
+    if (Date.now() - requestLogWarnedAt < 60_000) return;
+    requestLogWarnedAt = Date.now();
+    app.log.warn({ err: error, entries }, 'API request log: a batch could not be written and was dropped');
+  });
   // never the message's text, link or code: its id, kind, channel and what became of it
   runtime.services.messaging.onOutcome((message, status, error) => {
     if (status === 'failed' || status === 'unsent' || error)
@@ -127,6 +134,7 @@ async function main() {
     },
     steps: [
       { name: 'background worker', run: () => runtime.services.worker.stop() },
+      { name: 'request log', run: () => runtime.services.requestLog.close() },
       { name: 'upstream clients', run: () => runtime.services.upstreams.close() },
       { name: 'mail and SMS connections', run: () => runtime.services.messaging.close() },
       { name: 'rate limiter', run: () => runtime.rateLimiter.close() },

@@ -10,6 +10,7 @@ import { createChangeVersions } from './lib/change-versions.ts';
 import type { Clock } from './lib/clock.ts';
 import { derivedKey, textSealer } from './lib/sealed-text.ts';
 import { accountsRepository, createAccountsService } from './modules/accounts/index.ts';
+import { createAudit } from './modules/audit/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
 import { createBackupService } from './modules/backup/index.ts';
 import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
@@ -20,6 +21,7 @@ import { createMessaging } from './modules/messaging/index.ts';
 import { createMetrics } from './modules/metrics/metrics.ts';
 import { metricsRepository } from './modules/metrics/metrics-repository.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
+import { createApiRequestLog } from './modules/request-log/index.ts';
 import { createTopupServices, topupView } from './modules/topups/index.ts';
 import { createUpstreamService, upstreamRepository } from './modules/upstream/index.ts';
 import { createWebServices } from './modules/web/index.ts';
@@ -31,6 +33,7 @@ import {
   giftcardFulfilmentJob,
   leaseOwner,
   messageDeliveryJob,
+  requestLogRetentionJob,
   topupCompletionJob,
   webhookDeliveryJob,
 } from './worker/index.ts';
@@ -141,8 +144,11 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     giftcards.catalog.invalidate();
     topups.source.invalidate();
   });
+  // every change of every channel, one hash-chained line each (modules/audit)
+  const audit = createAudit(db.kysely, clock);
   const web = createWebServices({
     upstreams,
+    audit,
     messaging,
     // the links of e-mailed invitations and password resets, sealed in their messages
     messageSealer: textSealer(
@@ -204,6 +210,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
         topupView(await topups.reports.get(asAccount(accountId, environment), id), topupsBase(environment)),
     },
   });
+  // every product-API request of each account, written in batches off the request path
+  const requestLog = createApiRequestLog(db.kysely, clock, config.requestLogDays);
   // the one background poller: gift card fulfilment steps and top-up completion, on leased rows
   const leases = createLeases(db.kysely, { owner: leaseOwner(), leaseMs: config.workerLeaseSeconds * 1000 });
   const worker = createWorker({
@@ -216,10 +224,15 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       ...(Number(config.upstreamSyncMinutes) > 0
         ? [catalogueSyncJob(catalogSync, Number(config.upstreamSyncMinutes))]
         : []),
+      ...(config.requestLogDays > 0 ? [requestLogRetentionJob(requestLog)] : []),
     ],
   });
   // request counts and latencies, orders, the job queue: GET /metrics on the admin base
-  const metrics = createMetrics({ repo: metricsRepository(db.kysely), clock });
+  const metrics = createMetrics({
+    repo: metricsRepository(db.kysely),
+    clock,
+    requestLog: () => requestLog.stats(),
+  });
   // the admin API's consistent backup (GET /backup): the database's rows and DATA_DIR's keys
   const backups = createBackupService({ db, config, clock });
   return {
@@ -235,6 +248,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     messaging,
     catalogSync,
     web,
+    audit,
+    requestLog,
     worker,
     changes,
     clock,

@@ -367,15 +367,55 @@ export interface Invitation extends WebUser {
   expiresAt: string;
 }
 
-/** One change made by an operator (console) or through the admin API (actor `admin key`). */
+/**
+ * One change, whichever channel made it: the admin API (and so the CLI), the console, the dashboard.
+ * Lines are chained by `hash`; `audit.verify()` walks the chain.
+ */
 export interface AuditEntry {
+  /** its place in the chain: 1, 2, 3, ... without gaps */
   auditId: number;
+  at: string;
+  channel: 'admin' | 'console' | 'dashboard';
+  /** `anonymous`: nobody signed in (a password reset asked for on a page) */
+  actorKind: 'admin-key' | 'operator' | 'customer' | 'anonymous';
+  /** the admin key's id (first 12 hex digits of its SHA-256), or the web user's id */
+  actorId: string;
+  /** `admin key <id>`, or the user's e-mail */
   actor: string;
+  accountId: number | null;
   action: string;
   target: string | null;
+  /** what was asked, secrets masked */
   details: Record<string, unknown>;
+  /** the state before the change, where there is one */
+  before: unknown;
+  /** the state after, secrets masked */
+  after: unknown;
   ip: string | null;
-  at: string;
+  requestId: string | null;
+  hash: string;
+}
+
+/** Which audit lines: every filter optional; dates `yyyy-MM-dd` or `yyyy-MM-dd HH:mm:ss` (UTC). */
+export interface AuditQuery {
+  channel?: AuditEntry['channel'];
+  /** an actor id or e-mail */
+  actor?: string;
+  /** an action, or a prefix ending in a dot (`account.`) */
+  action?: string;
+  accountId?: number;
+  startDate?: string;
+  endDate?: string;
+}
+
+/** What `audit verify` found: `ok` when no line was removed or edited. */
+export interface AuditVerification {
+  ok: boolean;
+  lines: number;
+  /** the last line appended and its hash: note it elsewhere to detect a rewritten chain */
+  head: { auditId: number; hash: string };
+  problems: Array<{ auditId: number; problem: string }>;
+  checkedAt: string;
 }
 
 export class Admin {
@@ -619,9 +659,26 @@ export class Admin {
   };
 
   readonly audit = {
-    /** `GET /audit`: one page of the audit log, newest first. */
-    list: (query: { page?: number; size?: number } = {}) =>
-      this.get<{ items: AuditEntry[]; page: number; size: number }>('/audit', query),
+    /** `GET /audit`: one page of the audit log, newest first, filtered. */
+    list: (query: AuditQuery & { page?: number; size?: number } = {}) =>
+      this.get<{ items: AuditEntry[]; hasMore: boolean; page: number; size: number }>(
+        '/audit',
+        query as Query,
+      ),
+    /** `GET /audit.csv`: the filtered lines as CSV text, newest first (at most 100 000). */
+    csv: async (query: AuditQuery = {}): Promise<string> => {
+      const call = {
+        method: 'GET' as const,
+        path: '/audit.csv',
+        query: query as Query,
+        options: this.callOptions,
+      };
+      const answer = await this.http.send(call);
+      if (answer.status !== 200) throw this.http.error(answer, call);
+      return answer.text;
+    },
+    /** `GET /audit/verify`: walks the whole chain; a removed or edited line is a problem named. */
+    verify: () => this.get<AuditVerification>('/audit/verify'),
   };
 
   readonly ledger = {

@@ -14,13 +14,14 @@ export function installAuthHook(app: FastifyInstance, tokens: TokenService, defa
     if (access?.scope === null) return;
     if (!request.base) throw new AppError('RESOURCE_NOT_FOUND');
     const principal = await tokens.authenticate(request.headers.authorization, request.base);
+    // known from here on, a refusal for a missing scope included (the account's request log shows it)
+    request.principal = principal;
     const scope = requiredScope(access, defaultScope);
     if (!principal.scopes.includes(scope)) {
       throw new AppError('NOT_AUTHORIZED', `This endpoint needs the scope "${scope}"`, [
         { field: 'scope', issue: `missing ${scope}` },
       ]);
     }
-    request.principal = principal;
   });
 }
 

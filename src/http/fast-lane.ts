@@ -3,6 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RateLimiter, RateLimitRule } from '../lib/rate-limiter.ts';
 import type { TokenService } from '../modules/auth/index.ts';
+import type { ApiRequestSink } from './api-request-log.ts';
 import type { BaseRouter } from './bases.ts';
 import { acceptable } from './media-types.ts';
 import { accountLimitKey, headersOf } from './rate-limit.ts';
@@ -26,7 +27,8 @@ import type { KeptAnswer, KeptAnswers } from './response-cache.ts';
  *   limiter shared through Redis, go the whole way so the 429 is answered by the usual code).
  * Anything else (a first request, an expired token, a bad header) takes the usual path and gets the
  * usual answer. The answer carries the headers the kept one was sent with, plus this request's id
- * and rate-limit headers; the request is counted in /metrics and logged like any other.
+ * and rate-limit headers; the request is counted in /metrics, logged like any other and given to
+ * its account's request log (api-request-log.ts) like any other.
  */
 export interface FastLaneDeps {
   bases: BaseRouter;
@@ -39,6 +41,10 @@ export interface FastLaneDeps {
     observe(method: string, route: string, status: number, seconds: number): void;
     fastLaneAnswer(): void;
   };
+  /** The accounts' API request log (modules/request-log): an entry per answer, kept in memory. */
+  requestLog?: ApiRequestSink;
+  /** The time the request log records (the services' clock), ms. */
+  now?: () => number;
   /** Fastify's logger (pino): the request log lines are written when it logs `info`. */
   log: FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
   /** With trusted proxies, a request carrying X-Forwarded-* headers is left to Fastify to interpret. */
@@ -90,6 +96,18 @@ export function createFastLane(d: FastLaneDeps): FastLane {
     const seconds = (performance.now() - started) / 1000;
     d.metrics.observe('GET', hit.route, 200, seconds);
     d.metrics.fastLaneAnswer();
+    d.requestLog?.add({
+      at: (d.now?.() ?? Date.now()) - seconds * 1000,
+      accountId: principal.accountId,
+      environment: principal.environment,
+      product: base.kind,
+      clientId: principal.clientId,
+      method: 'GET',
+      path: req.url ?? url,
+      status: 200,
+      latencyMs: seconds * 1000,
+      requestId: reqId,
+    });
     if (logged) {
       d.log.info({ reqId, res: { statusCode: 200 }, responseTime: seconds * 1000 }, 'request completed');
     }

@@ -128,3 +128,51 @@ export function logRedaction(known: string[]) {
     hooks: { streamWrite: logLineMasker(known) },
   };
 }
+
+/**
+ * Field names whose values are never stored or shown again (the audit log, the request log): secrets,
+ * passwords, tokens (the CSRF token too), one-time links and otpauth URIs, TOTP codes, card codes and
+ * PINs, a stock import's codes file.
+ */
+const SECRET_FIELD =
+  /secret|password|passphrase|token|authorization|api[-_]?key|adminkey|cardnumber|pincode|pindetail|^pin$|^code$|^codes$|^cards$|^csv$|^link$|^uri$/i;
+
+/**
+ * A copy of a parsed JSON value (a request body, an answer) that can be stored: the value of every
+ * field named like a secret replaced by `[redacted]` at any depth, strings with anything shaped like
+ * an airgift secret masked (`maskSecrets`), and only what JSON can hold (no NUL characters, no lone
+ * surrogates, which PostgreSQL's text refuses or alters).
+ *
+ * @example
+ * maskSecretFields({ clientId: 'c1', clientSecret: 'sk_test_x', cards: [{ cardNumber: '1' }] });
+ * // { clientId: 'c1', clientSecret: '[redacted]', cards: '[redacted]' }
+ */
+export function maskSecretFields(value: unknown, depth = 0): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return storableText(maskSecrets(value));
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'boolean') return value;
+  if (depth > 12) return '[nested too deep]';
+  if (Array.isArray(value)) return value.map((v) => maskSecretFields(v, depth + 1));
+  if (typeof value === 'object') {
+    // a Decimal, a Date: what JSON makes of it
+    const plain =
+      typeof (value as { toJSON?: unknown }).toJSON === 'function'
+        ? JSON.parse(JSON.stringify(value))
+        : value;
+    if (plain === null || typeof plain !== 'object') return maskSecretFields(plain, depth + 1);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(plain)) {
+      out[storableText(k)] = SECRET_FIELD.test(k) ? '[redacted]' : maskSecretFields(v, depth + 1);
+    }
+    return out;
+  }
+  return null;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Text PostgreSQL stores as given: no NUL, no lone surrogate. */
+export function storableText(text: string): string {
+  return text.replaceAll(String.fromCharCode(0), '').replace(LONE_SURROGATE, '\ufffd');
+}

@@ -45,3 +45,27 @@ export function formatRfc2822(date: Date): string {
     `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`
   );
 }
+
+/**
+ * A `startDate`/`endDate` filter as a half-open range [from, to): each is `yyyy-MM-dd` or
+ * `yyyy-MM-dd HH:mm:ss` (UTC, as `parseDateTime` reads); a bare end date takes in its whole day, an
+ * end time its whole minute or second. Undefined for a bound not given; throws on text that is not a time.
+ *
+ * @example
+ * timeRange('2026-11-01', '2026-11-30'); // { from: 2026-11-01T00:00Z, to: 2026-12-01T00:00Z }
+ */
+export function timeRange(startDate?: string, endDate?: string): { from?: Date; to?: Date } {
+  const read = (field: string, text: string) => {
+    const date = parseDateTime(text);
+    if (!date) throw new RangeError(`${field}: expected yyyy-MM-dd or yyyy-MM-dd HH:mm:ss, got "${text}"`);
+    return date;
+  };
+  const from = startDate ? read('startDate', startDate) : undefined;
+  let to: Date | undefined;
+  if (endDate) {
+    const end = read('endDate', endDate);
+    const fields = endDate.trim().split(/[ T:]/).length; // date, + hours and minutes, + seconds
+    to = new Date(end.getTime() + (fields === 1 ? 86_400_000 : fields === 3 ? 60_000 : 1000));
+  }
+  return { from, to };
+}

@@ -2,5 +2,6 @@
 export { createLeases, type Leases, leaseOwner } from './lease-repository.ts';
 export { messageDeliveryJob } from './message-delivery-job.ts';
 export { giftcardFulfilmentJob, orderStepJob, topupCompletionJob } from './order-step-job.ts';
+export { requestLogRetentionJob } from './request-log-retention-job.ts';
 export { webhookDeliveryJob } from './webhook-delivery-job.ts';
 export { createWorker } from './worker.ts';

@@ -133,15 +133,27 @@ describe('a PGlite installation: backup while orders arrive, restore into PGlite
   describe('a quiet backup restores the same installation', () => {
     let file: string;
     let expected: Awaited<ReturnType<typeof snapshot>>;
+    let chain: { ok: boolean; lines: number; head: { auditId: number; hash: string } };
 
     before(async () => {
       file = join(work, 'quiet.backup.gz');
       await airgift(cliTo(source), 'backup', '--out', file);
       expected = await snapshot(source, who);
+      chain = await adminCall(source, 'GET', '/audit/verify');
     });
 
     const sameInstallation = async (restored: ServerProcess) => {
       assert.deepEqual(await audit(restored), []);
+      // the audit log came with its hash chain (issue 28): it holds, and goes on from the same head
+      const restoredChain = await adminCall(restored, 'GET', '/audit/verify');
+      assert.deepEqual(
+        [restoredChain.ok, restoredChain.head],
+        [true, chain.head],
+        JSON.stringify(restoredChain),
+      );
+      await adminCall(restored, 'PUT', '/fx-rates/EUR', { unitsPerUsd: '0.95' });
+      const onwards = await adminCall(restored, 'GET', '/audit/verify');
+      assert.deepEqual([onwards.ok, onwards.lines], [true, chain.lines + 1]);
       assert.deepEqual(
         await snapshot(restored, who),
         expected,

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Decimal } from 'decimal.js';
 import { base32Decode, stepAt, totpCode } from '../../src/lib/totp.ts';
+import { adminKeyId } from '../../src/modules/admin/index.ts';
 import { ADMIN_KEY, AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
 import { CACHE_DIR } from '../harness/templates.ts';
 
@@ -176,14 +177,18 @@ describe('dashboard users and sessions', () => {
     assert.equal(off.body.status, 'INACTIVE');
     const audit = await airgift('audit');
     assert.deepEqual(
-      audit.items.slice(0, 3).map((e: { actor: string; action: string }) => [e.actor, e.action]),
+      audit.items.slice(0, 5).map((e: { actor: string; action: string }) => [e.actor, e.action]),
       [
         ['ops@example.com', 'account.inactive'],
         ['ops@example.com', 'account.limits'],
-        ['admin key', 'operator.create'],
+        ['ops@example.com', 'session.sign-in'],
+        ['ops@example.com', 'user.accept-invitation'],
+        [`admin key ${adminKeyId(ADMIN_KEY)}`, 'operator.create'],
       ],
     );
     assert.deepEqual(audit.items[1].details, { dailyCountLimit: 7, dailyAmountLimit: '250.5' });
+    assert.equal(audit.items[1].before.dailyCountLimit, null, 'the limits before');
+    assert.equal(audit.items[1].after.dailyCountLimit, 7);
     await post(`/console/api/accounts/${account.accountId}/status`, { status: 'ACTIVE' }, headers);
     // the FX table, through the same service as PUT /admin/fx-rates, recorded too
     const rate = await post('/console/api/fx/EUR', { unitsPerUsd: '0.9215' }, headers);

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
+import { freePort, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
 
 // Issue 12: the reference pages in a real browser (Debian's chromium driven by playwright-core):
 // every operation rendered, no console error (a CSP violation is one), axe-core finds no serious or
@@ -19,15 +18,6 @@ let server: TestServer;
 let browser: Browser;
 /** The page's origin: the bases must name the port the browser reaches, so the try-it calls this server. */
 let origin: string;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 before(async () => {
   if (skip) return;

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -90,6 +91,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     async close() {
       await http.close();
       await listening.close();
+      await runtime.services.requestLog.close();
       await runtime.services.upstreams.close();
       await runtime.services.messaging.close();
       await runtime.rateLimiter.close();
@@ -275,6 +277,16 @@ export function adminHelper(http: HttpClient) {
 }
 
 export type AdminHelper = ReturnType<typeof adminHelper>;
+
+/** A loopback port nobody listens on now (for a server whose PUBLIC_URL must name its port). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 /** For suites that need real concurrency: PostgreSQL when reachable; in CI it must be. */
 export async function postgresForTests(): Promise<boolean> {

@@ -78,6 +78,8 @@ const METHODS: Record<DocumentKind, Record<string, string>> = {
     'POST /accounts/{accountId}/users': 'Admin["users"]["invite"]',
     'GET /accounts/{accountId}/users': 'Admin["users"]["list"]',
     'GET /audit': 'Admin["audit"]["list"]',
+    'GET /audit.csv': 'Admin["audit"]["csv"]',
+    'GET /audit/verify': 'Admin["audit"]["verify"]',
     'GET /catalog/export': 'Admin["catalog"]["export"]',
     'POST /catalog/import': 'Admin["catalog"]["import"]',
     'POST /catalog/sync/{product}': 'Admin["catalog"]["sync"]',

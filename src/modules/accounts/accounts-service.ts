@@ -201,6 +201,11 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     };
   }
 
+  /** The account as `update` answers it (the audit log's state before a change). */
+  async function show(accountId: number) {
+    return present(await require(accountId));
+  }
+
   async function list(page: { limit: number; offset: number }) {
     const { rows, total } = await accounts.list(page);
     return { items: rows.map(present), total };
@@ -315,6 +320,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
   return {
     create,
     describe,
+    show,
     list,
     update,
     require,

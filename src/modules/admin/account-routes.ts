@@ -3,6 +3,7 @@ import { pagingQuery, toLimitOffset } from '../../http/paging.ts';
 import type { TypedApp } from '../../http/schemas.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
 import type { AccountsService } from '../accounts/index.ts';
+import { type AuditedRequest, params } from '../audit/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 import {
   Account,
@@ -56,9 +57,16 @@ const BalanceChangeBody = Type.Object(
 );
 
 export function accountAdminRoutes(app: TypedApp, accounts: AccountsService, ledger: Ledger) {
+  // What the audit log names (modules/audit/audit-hook.ts): the account, and its state before a change.
+  const account = (request: AuditedRequest) => `account ${params(request).accountId}`;
+  const before = (request: AuditedRequest) => accounts.show(Number(params(request).accountId));
+
   app.post(
     '/accounts',
-    { schema: { body: CreateAccountBody, response: { 200: CreatedAccount } } },
+    {
+      schema: { body: CreateAccountBody, response: { 200: CreatedAccount } },
+      config: { audit: { action: 'account.create', target: (_, made) => `account ${made?.accountId}` } },
+    },
     async (request) => {
       const body = request.body;
       return accounts.create({
@@ -95,7 +103,10 @@ export function accountAdminRoutes(app: TypedApp, accounts: AccountsService, led
 
   app.patch(
     '/accounts/:accountId',
-    { schema: { params: AccountIdParams, body: UpdateAccountBody, response: { 200: Account } } },
+    {
+      schema: { params: AccountIdParams, body: UpdateAccountBody, response: { 200: Account } },
+      config: { audit: { action: 'account.update', target: account, before } },
+    },
     async (request) => {
       const { accountId } = request.params;
       return accounts.update(accountId, request.body);
@@ -108,7 +119,10 @@ export function accountAdminRoutes(app: TypedApp, accounts: AccountsService, led
   ] as const) {
     app.post(
       `/accounts/:accountId/${action}`,
-      { schema: { params: AccountIdParams, response: { 200: Account } } },
+      {
+        schema: { params: AccountIdParams, response: { 200: Account } },
+        config: { audit: { action: `account.${status.toLowerCase()}`, target: account, before } },
+      },
       async (request) => {
         const { accountId } = request.params;
         return accounts.update(accountId, { status });
@@ -122,7 +136,10 @@ export function accountAdminRoutes(app: TypedApp, accounts: AccountsService, led
   );
   app.post(
     '/accounts/:accountId/credentials',
-    { schema: { params: AccountIdParams, body: CredentialBody, response: { 200: CreatedCredential } } },
+    {
+      schema: { params: AccountIdParams, body: CredentialBody, response: { 200: CreatedCredential } },
+      config: { audit: { action: 'credential.create', target: (_, made) => String(made?.clientId) } },
+    },
     async (request) => {
       const { accountId } = request.params;
       const body = request.body;
@@ -133,7 +150,10 @@ export function accountAdminRoutes(app: TypedApp, accounts: AccountsService, led
   const ClientParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 200 }) });
   app.post(
     '/credentials/:clientId/revoke',
-    { schema: { params: ClientParams, response: { 200: RevokedCredential } } },
+    {
+      schema: { params: ClientParams, response: { 200: RevokedCredential } },
+      config: { audit: { action: 'credential.revoke', target: (r) => String(params(r).clientId) } },
+    },
     async (request) => {
       return accounts.revokeCredential(request.params.clientId);
     },
@@ -145,7 +165,11 @@ export function accountAdminRoutes(app: TypedApp, accounts: AccountsService, led
   ] as const) {
     app.post(
       `/accounts/:accountId/${action}`,
-      { schema: { params: AccountIdParams, body: BalanceChangeBody, response: { 200: BalanceChange } } },
+      {
+        schema: { params: AccountIdParams, body: BalanceChangeBody, response: { 200: BalanceChange } },
+        // the answer holds the balance before and after
+        config: { audit: { action: `account.${action}`, target: account } },
+      },
       async (request) => {
         const { accountId } = request.params;
         const body = request.body;

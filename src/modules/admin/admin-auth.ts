@@ -15,6 +15,10 @@ import type { RateLimiter, RateLimitRule } from '../../lib/rate-limiter.ts';
  * each process from the limiter's answer (with Redis, every server learns it at the address's next
  * failure there).
  *
+ * A request with the right key is known by the key's id (`request.adminKeyId`, what the audit log
+ * names): the first 12 hex digits of the key's SHA-256, never the key itself
+ * (`printf %s "$ADMIN_KEY" | sha256sum | cut -c1-12` gives it).
+ *
  * @example
  * installAdminAuth(admin, key, { limiter, rule: { limit: 10, windowMs: 300_000 } });
  */
@@ -30,8 +34,22 @@ export interface AdminAuthOptions {
 /** Addresses kept in the in-process block list at most (older ones are dropped first). */
 const MAX_BLOCKED = 10_000;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The id of the admin key the request was made with (admin base, after the key check). */
+    adminKeyId: string | null;
+  }
+}
+
+/** An admin key's id: the first 12 hex digits of its SHA-256 (a fingerprint; the key cannot be read back from it). */
+export function adminKeyId(adminKey: string): string {
+  return createHash('sha256').update(adminKey).digest('hex').slice(0, 12);
+}
+
 export function installAdminAuth(app: FastifyInstance, adminKey: string, options: AdminAuthOptions = {}) {
   const expected = createHash('sha256').update(adminKey).digest();
+  const keyId = adminKeyId(adminKey);
+  app.decorateRequest('adminKeyId', null);
   const now = options.now ?? Date.now;
   const blockedUntil = new Map<string, number>();
   const refuse = (until: number): never => {
@@ -55,7 +73,10 @@ export function installAdminAuth(app: FastifyInstance, adminKey: string, options
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     const given = (Array.isArray(header) ? header[0] : header) ?? bearer;
     const ok = given !== undefined && timingSafeEqual(createHash('sha256').update(given).digest(), expected);
-    if (ok) return;
+    if (ok) {
+      request.adminKeyId = keyId;
+      return;
+    }
     if (options.limiter && options.rule) {
       const decision = await options.limiter.hit(`admin-failures:${request.ip}`, options.rule);
       if (!decision.allowed) {

@@ -1,7 +1,7 @@
 /** The admin module: the operator's API under the admin base, behind the admin key. */
 
 export { accountAdminRoutes } from './account-routes.ts';
-export { installAdminAuth } from './admin-auth.ts';
+export { adminKeyId, installAdminAuth } from './admin-auth.ts';
 export {
   Account,
   AccountDetail,

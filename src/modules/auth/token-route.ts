@@ -23,7 +23,14 @@ export function tokenRoutes(
     { schema: { response: { 200: Token } }, config: { access: { scope: null } } },
     async (request, reply) => {
       const body = (request.body ?? {}) as TokenRequest;
-      const answer = await tokens.issue(typeof body === 'object' ? body : {}, guardOf?.(request.ip, reply));
+      const answer = await tokens.issue(
+        typeof body === 'object' ? body : {},
+        guardOf?.(request.ip, reply),
+        // the caller proved its secret: the request goes to its account's request log
+        (caller) => {
+          request.principal = caller;
+        },
+      );
       reply.header('Cache-Control', 'no-store');
       return answer;
     },

@@ -67,14 +67,19 @@ export function createTokenService(deps: TokenServiceDeps) {
   /**
    * A token for a client-credentials request (RFC 6749 §4.4). The secret is checked before any
    * budget is spent: `guard` then counts a right one against its client and a refusal against the
-   * address that sent it.
+   * address that sent it. `proven` hears the caller once its secret is proven (for the account's
+   * request log), whatever is answered then.
    */
-  async function issue(body: TokenRequest, guard?: TokenGuard): Promise<TokenResponse> {
+  async function issue(
+    body: TokenRequest,
+    guard?: TokenGuard,
+    proven?: (caller: Principal) => void,
+  ): Promise<TokenResponse> {
     let credential: CredentialRow;
     let base: Base;
     let scopes: string[];
     try {
-      ({ credential, base, scopes } = await grant(body));
+      ({ credential, base, scopes } = await grant(body, proven));
     } catch (error) {
       if (guard && error instanceof OAuthError) throw await guard.refused(str(body.client_id), error);
       throw error;
@@ -83,7 +88,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     return sign(credential, base, scopes);
   }
 
-  async function grant(body: TokenRequest) {
+  async function grant(body: TokenRequest, proven?: (caller: Principal) => void) {
     const clientId = str(body.client_id);
     const clientSecret = str(body.client_secret);
     const audience = str(body.audience);
@@ -110,6 +115,12 @@ export function createTokenService(deps: TokenServiceDeps) {
     if (!credential || !secretOk || credential.revokedAt) {
       throw new OAuthError('invalid_client', 'Unknown client, wrong secret, or revoked credential');
     }
+    proven?.({
+      accountId: credential.accountId,
+      environment: credential.environment,
+      clientId: credential.clientId,
+      scopes: [],
+    });
     // A credential of the other environment is unknown to this one (RFC 6749 §5.2 invalid_client,
     // docs/decisions.md), but its owner proved the secret, so the answer says which environment it is for.
     if (credential.environment !== base.environment) {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { TypedApp } from '../../http/schemas.ts';
+import { params } from '../audit/index.ts';
 import type { CatalogSyncService } from './catalog-sync-service.ts';
 
 /** `POST /admin/catalog/sync/{product}`: syncs the product's live catalogue from its upstream now. */
@@ -17,7 +18,10 @@ export const SyncResultSchema = Type.Object({
 export function catalogSyncAdminRoutes(app: TypedApp, sync: CatalogSyncService) {
   app.post(
     '/catalog/sync/:product',
-    { schema: { params: Params, response: { 200: SyncResultSchema } } },
+    {
+      schema: { params: Params, response: { 200: SyncResultSchema } },
+      config: { audit: { action: 'catalog.sync', target: (r) => `${params(r).product} upstream catalogue` } },
+    },
     (request) => sync.sync(request.params.product),
   );
 }

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../lib/clock.ts';
+import type { RequestLogStats } from '../request-log/index.ts';
 import type { MetricsRepository } from './metrics-repository.ts';
 
 /**
@@ -22,7 +23,12 @@ interface Histogram {
   count: number;
 }
 
-export function createMetrics(deps: { repo: MetricsRepository; clock: Clock }) {
+export function createMetrics(deps: {
+  repo: MetricsRepository;
+  clock: Clock;
+  /** The API request log's buffer: rows written, dropped, waiting. */
+  requestLog?: () => RequestLogStats;
+}) {
   const requests = new Map<string, number>();
   const durations = new Map<string, Histogram>();
   const rejections = new Map<string, number>();
@@ -120,6 +126,18 @@ export function createMetrics(deps: { repo: MetricsRepository; clock: Clock }) {
         'Answers sent from memory before routing (kept catalogue and balance answers; also counted above).',
       );
       lines.push(`airgift_fast_lane_answers_total ${fastLaneAnswers}`);
+      if (deps.requestLog) {
+        const r = deps.requestLog();
+        family(
+          'airgift_request_log_rows_total',
+          'counter',
+          'API request log rows written, and dropped (the buffer full, or a batch that could not be written).',
+        );
+        lines.push(`airgift_request_log_rows_total{outcome="written"} ${r.written}`);
+        lines.push(`airgift_request_log_rows_total{outcome="dropped"} ${r.dropped}`);
+        family('airgift_request_log_buffered', 'gauge', 'API request log rows waiting to be written.');
+        lines.push(`airgift_request_log_buffered ${r.buffered}`);
+      }
       family('airgift_orders', 'gauge', 'Orders (gift cards) and top-ups by status.');
       for (const o of orders)
         lines.push(`airgift_orders{product="${o.product}",status="${o.status}"} ${o.n}`);

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors/error-codes.ts';
 import type { TypedApp } from '../../http/schemas.ts';
 import { formatDateTime, parseDateTime } from '../../lib/time-format.ts';
+import { params } from '../audit/index.ts';
 import type { Fx } from './fx.ts';
 
 /** Admin: read and change the FX table (`GET /admin/fx-rates`, `PUT /admin/fx-rates/{currency}`). */
@@ -17,6 +18,14 @@ const Body = Type.Object(
   { additionalProperties: false },
 );
 
+/** One currency's line of the FX table as the routes answer it, or null (the audit log's before). */
+export async function fxRateView(fx: Fx, currencyCode: string) {
+  const rate = (await fx.list()).find((r) => r.currencyCode === currencyCode);
+  return rate
+    ? { currencyCode, unitsPerUsd: Number(rate.unitsPerUsd), asOf: formatDateTime(rate.asOf) }
+    : null;
+}
+
 export function fxAdminRoutes(app: TypedApp, fx: Fx) {
   const Rate = Type.Object({ currencyCode: Type.String(), unitsPerUsd: Type.Number(), asOf: Type.String() });
   const Rates = Type.Object({ marginPercent: Type.Number(), rates: Type.Array(Rate) });
@@ -30,7 +39,16 @@ export function fxAdminRoutes(app: TypedApp, fx: Fx) {
   }));
   app.put(
     '/fx-rates/:currencyCode',
-    { schema: { params: Params, body: Body, response: { 200: Rate } } },
+    {
+      schema: { params: Params, body: Body, response: { 200: Rate } },
+      config: {
+        audit: {
+          action: 'fx.set',
+          target: (r) => String(params(r).currencyCode),
+          before: (r) => fxRateView(fx, String(params(r).currencyCode)),
+        },
+      },
+    },
     async (request) => {
       const { currencyCode } = request.params;
       const body = request.body;

@@ -4,5 +4,5 @@
 export { type Countries, type Country, loadCountries, SEED_DIR } from './countries.ts';
 export { GiftcardCountry, TopupCountry } from './country-schemas.ts';
 export { createFx, type Fx } from './fx.ts';
-export { fxAdminRoutes } from './fx-admin-routes.ts';
+export { fxAdminRoutes, fxRateView } from './fx-admin-routes.ts';
 export { fxRepository } from './fx-repository.ts';

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { AppError } from '../../errors/error-codes.ts';
 import type { TypedApp } from '../../http/schemas.ts';
+import { type AuditedRequest, params } from '../audit/index.ts';
 import { Product, Upstream, UpstreamList } from './upstream-schemas.ts';
 import type { UpstreamService } from './upstream-service.ts';
 
@@ -36,9 +37,18 @@ const SetBody = Type.Object(
 const Removed = Type.Object({ product: Product, removed: Type.Boolean() });
 
 export function upstreamAdminRoutes(app: TypedApp, upstreams: UpstreamService) {
+  // the audit log's line: the product's upstream, its settings before (never the secret)
+  const audit = (action: string) => ({
+    action,
+    target: (r: AuditedRequest) => `${params(r).product} upstream`,
+    before: (r: AuditedRequest) => upstreams.settings(params<{ product: 'giftcards' | 'topups' }>(r).product),
+  });
   app.put(
     '/upstreams/:product',
-    { schema: { params: ProductParams, body: SetBody, response: { 200: Upstream } } },
+    {
+      schema: { params: ProductParams, body: SetBody, response: { 200: Upstream } },
+      config: { audit: audit('upstream.set') },
+    },
     (request) => {
       const { marginPercent, ...rest } = request.body;
       return upstreams.set(request.params.product, {
@@ -62,7 +72,10 @@ export function upstreamAdminRoutes(app: TypedApp, upstreams: UpstreamService) {
   );
   app.delete(
     '/upstreams/:product',
-    { schema: { params: ProductParams, response: { 200: Removed } } },
+    {
+      schema: { params: ProductParams, response: { 200: Removed } },
+      config: { audit: audit('upstream.remove') },
+    },
     (request) => upstreams.remove(request.params.product),
   );
 }

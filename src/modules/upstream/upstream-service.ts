@@ -112,6 +112,24 @@ export function createUpstreamService(deps: {
     };
   }
 
+  const settingsOf = (r: UpstreamRow) => ({
+    product: r.product,
+    url: r.base_url,
+    authUrl: r.auth_url,
+    clientId: r.client_id,
+    caConfigured: r.ca_pem !== null,
+    marginPercent: Number(r.margin_percent),
+    lastSyncAt: at(r.last_sync_at),
+    updatedAt: formatDateTime(r.updated_at),
+    health: {
+      lastError: r.last_error,
+      lastErrorAt: at(r.last_error_at),
+      lastSuccessAt: at(r.last_success_at),
+      insufficientBalance: r.insufficient_balance_at !== null,
+      insufficientBalanceAt: at(r.insufficient_balance_at),
+    },
+  });
+
   const problem = (p: UpstreamProblem) => {
     for (const l of listeners) l(p);
   };
@@ -163,26 +181,13 @@ export function createUpstreamService(deps: {
     /** Every configured upstream (or one), with its balance read live. */
     async show(product?: UpstreamProduct): Promise<UpstreamView[]> {
       const rows = (await repository.all()).filter((r) => !product || r.product === product);
-      return Promise.all(
-        rows.map(async (r) => ({
-          product: r.product,
-          url: r.base_url,
-          authUrl: r.auth_url,
-          clientId: r.client_id,
-          caConfigured: r.ca_pem !== null,
-          marginPercent: Number(r.margin_percent),
-          lastSyncAt: at(r.last_sync_at),
-          updatedAt: formatDateTime(r.updated_at),
-          health: {
-            lastError: r.last_error,
-            lastErrorAt: at(r.last_error_at),
-            lastSuccessAt: at(r.last_success_at),
-            insufficientBalance: r.insufficient_balance_at !== null,
-            insufficientBalanceAt: at(r.insufficient_balance_at),
-          },
-          ...(await balanceOf(r)),
-        })),
-      );
+      return Promise.all(rows.map(async (r) => ({ ...settingsOf(r), ...(await balanceOf(r)) })));
+    },
+
+    /** A product's upstream settings and health as `show` answers them, without calling it; null: none. */
+    async settings(product: UpstreamProduct) {
+      const row = (await repository.all()).find((r) => r.product === product);
+      return row ? settingsOf(row) : null;
     },
 
     /** Removes a product's upstream; 404 RESOURCE_NOT_FOUND when it has none. */

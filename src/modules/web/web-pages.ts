@@ -4,7 +4,9 @@ import type { Base, WebPage } from '../../http/bases.ts';
 import type { OpenApiRegistry } from '../../http/openapi.ts';
 import { docsRoutes } from '../../http/openapi.ts';
 import type { AccountsService } from '../accounts/index.ts';
+import { installAuditHook } from '../audit/index.ts';
 import type { GiftcardDelivery } from '../giftcards/index.ts';
+import type { RequestLog } from '../request-log/index.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
 import { sessionRoutes } from './users/session-routes.ts';
@@ -14,8 +16,8 @@ import type { WebServices } from './web-services.ts';
 
 /**
  * One page's plugin (dashboard or console), registered at its mount: security headers, the session
- * hook, the shell and bundle, sign-in/out, the page's JSON endpoints and its OpenAPI document
- * (`{base}/openapi.json`, `{base}/docs`).
+ * hook, the audit hook (every change, one line: modules/audit), the shell and bundle, sign-in/out,
+ * the page's JSON endpoints and its OpenAPI document (`{base}/openapi.json`, `{base}/docs`).
  */
 export async function webPages(
   app: FastifyInstance,
@@ -23,6 +25,7 @@ export async function webPages(
     page: WebPage;
     web: WebServices;
     accounts: AccountsService;
+    requestLog: RequestLog;
     bases: Base[];
     openapi: OpenApiRegistry;
     errorsUrl: string;
@@ -40,6 +43,24 @@ export async function webPages(
   };
   installPageHeaders(app);
   installWebSession(app, session);
+  installAuditHook(app, {
+    channel: deps.page,
+    audit: deps.web.audit,
+    // the signed-in user; on sign-in and on accepting an invitation, the user the answer names;
+    // else nobody (a password reset asked for)
+    actorOf: async (request, answer) => {
+      const email = (answer as { email?: unknown } | null)?.email;
+      const user =
+        request.webUser ??
+        (typeof email === 'string' ? await deps.web.users.find(session.kind, email) : null);
+      return user
+        ? { kind: user.kind, id: String(user.id), label: user.email }
+        : { kind: 'anonymous', id: '-', label: 'anonymous' };
+    },
+    // a dashboard user changes their own account only
+    accountOf: (request) => request.webUser?.accountId ?? null,
+    onError: (error, line) => app.log.error({ err: error, action: line.action }, 'audit line not written'),
+  });
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   await pageRoutes(
     app,
@@ -52,6 +73,7 @@ export async function webPages(
     dashboardRoutes(typed, {
       dashboard: deps.web.dashboard,
       accounts: deps.accounts,
+      requestLog: deps.requestLog,
       bases: deps.bases,
       errorsUrl: deps.errorsUrl,
       delivery: deps.delivery,
@@ -60,6 +82,8 @@ export async function webPages(
     consoleRoutes(typed, {
       console: deps.web.console,
       users: deps.web.users,
+      audit: deps.web.audit,
+      requestLog: deps.requestLog,
       dashboardUrl: deps.dashboardUrl,
     });
   }

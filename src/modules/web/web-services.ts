@@ -5,6 +5,7 @@ import type { ChangeVersions } from '../../lib/change-versions.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { TextSealer } from '../../lib/sealed-text.ts';
 import type { AccountsService } from '../accounts/index.ts';
+import type { AuditLog } from '../audit/index.ts';
 import type { GiftcardServices } from '../giftcards/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Messaging } from '../messaging/index.ts';
@@ -15,7 +16,6 @@ import { consoleRepository } from './console/console-repository.ts';
 import { createConsoleService } from './console/console-service.ts';
 import { dashboardRepository } from './dashboard/dashboard-repository.ts';
 import { createDashboardService } from './dashboard/dashboard-service.ts';
-import { createAuditLog } from './users/audit-log.ts';
 import { usersRepository } from './users/users-repository.ts';
 import { createUsersService } from './users/users-service.ts';
 import { webMessages } from './users/web-messages.ts';
@@ -43,6 +43,8 @@ export interface WebDeps {
   dashboardUrl: string;
   /** Live fulfilment's upstreams: their status on the console's catalogue page. */
   upstreams?: Pick<UpstreamService, 'show'>;
+  /** The audit log (modules/audit): its pages in the console, the lines of both pages' changes. */
+  audit: AuditLog;
 }
 
 /**
@@ -53,8 +55,7 @@ export interface WebDeps {
  * await web.users.createWithPassword('customer', 'sandbox@example.com', 2);
  */
 export function createWebServices(deps: WebDeps) {
-  const { db, clock, config } = deps;
-  const audit = createAuditLog(db, clock);
+  const { db, clock, config, audit } = deps;
   // invitations, password resets and low balance warnings by e-mail (the outbox)
   const mail = webMessages({
     db,
@@ -68,7 +69,6 @@ export function createWebServices(deps: WebDeps) {
     repository: usersRepository(db),
     clock,
     sealer: deps.totpSealer,
-    audit,
     settings: {
       sessionHours: config.webSessionHours,
       lockout: {
@@ -78,8 +78,8 @@ export function createWebServices(deps: WebDeps) {
       },
     },
   });
-  const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db), audit });
-  const console = createConsoleService({ ...deps, repository: consoleRepository(db), audit, users });
+  const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db) });
+  const console = createConsoleService({ ...deps, repository: consoleRepository(db), users });
   return { users, audit, dashboard, console };
 }
 

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { pagingQuery, toLimitOffset } from '../../http/paging.ts';
 import type { TypedApp } from '../../http/schemas.ts';
+import { params } from '../audit/index.ts';
 import type { WebhookService } from './webhook-service.ts';
 
 /**
@@ -88,8 +89,14 @@ const Thresholds = Type.Object({
 });
 
 export function webhookAdminRoutes(app: TypedApp, webhooks: WebhookService) {
-  app.post('/webhooks', { schema: { body: AddBody, response: { 200: AddedEndpoint } } }, (request) =>
-    webhooks.add(request.body),
+  app.post(
+    '/webhooks',
+    {
+      schema: { body: AddBody, response: { 200: AddedEndpoint } },
+      // the answer's signing secret is masked in the line
+      config: { audit: { action: 'webhook.add', target: (_, added) => `webhook endpoint ${added?.id}` } },
+    },
+    (request) => webhooks.add(request.body),
   );
   app.get(
     '/webhooks',
@@ -106,7 +113,13 @@ export function webhookAdminRoutes(app: TypedApp, webhooks: WebhookService) {
   );
   app.delete(
     '/webhooks/:endpointId',
-    { schema: { params: EndpointParams, response: { 200: Endpoint } } },
+    {
+      schema: { params: EndpointParams, response: { 200: Endpoint } },
+      // the answer is the endpoint as it was
+      config: {
+        audit: { action: 'webhook.remove', target: (r) => `webhook endpoint ${params(r).endpointId}` },
+      },
+    },
     (request) => webhooks.remove(request.params.endpointId),
   );
   app.get(
@@ -126,7 +139,12 @@ export function webhookAdminRoutes(app: TypedApp, webhooks: WebhookService) {
   );
   app.post(
     '/webhooks/deliveries/:deliveryId/replay',
-    { schema: { params: DeliveryParams, response: { 200: Replayed } } },
+    {
+      schema: { params: DeliveryParams, response: { 200: Replayed } },
+      config: {
+        audit: { action: 'webhook.replay', target: (r) => `webhook delivery ${params(r).deliveryId}` },
+      },
+    },
     (request) => webhooks.replay(request.params.deliveryId),
   );
   app.put(
@@ -136,6 +154,9 @@ export function webhookAdminRoutes(app: TypedApp, webhooks: WebhookService) {
         params: Type.Object({ accountId: Type.Integer({ minimum: 1 }) }),
         body: ThresholdBody,
         response: { 200: Thresholds },
+      },
+      config: {
+        audit: { action: 'account.balance-threshold', target: (r) => `account ${params(r).accountId}` },
       },
     },
     (request) => {

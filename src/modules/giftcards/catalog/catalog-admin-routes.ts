@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { TypedApp } from '../../../http/schemas.ts';
+import { params } from '../../audit/index.ts';
 import { CatalogFile, CatalogImport } from './catalog-file.ts';
 import type { CatalogService } from './catalog-service.ts';
 
@@ -23,7 +24,14 @@ const CATALOG_BODY_LIMIT = 32 * 1024 * 1024;
 export function catalogAdminRoutes(app: TypedApp, catalog: CatalogService) {
   app.post(
     '/catalog/import',
-    { schema: { body: CatalogImport, response: { 200: ImportCounts } }, bodyLimit: CATALOG_BODY_LIMIT },
+    {
+      schema: { body: CatalogImport, response: { 200: ImportCounts } },
+      bodyLimit: CATALOG_BODY_LIMIT,
+      // a whole catalogue file is too large for a line: its counts are in the answer
+      config: {
+        audit: { action: 'catalog.import', target: () => 'gift card catalogue', details: () => ({}) },
+      },
+    },
     (request) => catalog.import(request.body),
   );
   app.get('/catalog/export', { schema: { response: { 200: CatalogFile } } }, () => catalog.export());
@@ -33,7 +41,15 @@ export function catalogAdminRoutes(app: TypedApp, catalog: CatalogService) {
   ] as const) {
     app.post(
       `/products/:productId/${action}`,
-      { schema: { params: ProductParams, response: { 200: ProductStatus } } },
+      {
+        schema: { params: ProductParams, response: { 200: ProductStatus } },
+        config: {
+          audit: {
+            action: `product.${status.toLowerCase()}`,
+            target: (r) => `product ${params(r).productId}`,
+          },
+        },
+      },
       (request) => catalog.setStatus(request.params.productId, status),
     );
   }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { TypedApp } from '../../../http/schemas.ts';
+import { params } from '../../audit/index.ts';
 import type { StockService } from './stock-service.ts';
 
 /**
@@ -46,6 +47,14 @@ export function stockAdminRoutes(app: TypedApp, stock: StockService) {
     {
       schema: { params: ProductParams, body: ImportBody, response: { 200: Imported } },
       bodyLimit: CODES_BODY_LIMIT,
+      // never the codes file: the answer counts what was imported
+      config: {
+        audit: {
+          action: 'stock.import',
+          target: (r) => `product ${params(r).productId}`,
+          details: () => ({}),
+        },
+      },
     },
     (request) => stock.import(request.params.productId, request.body.csv),
   );
@@ -61,7 +70,10 @@ export function stockAdminRoutes(app: TypedApp, stock: StockService) {
   );
   app.put(
     '/products/:productId/provider',
-    { schema: { params: ProductParams, body: ProviderBody, response: { 200: ProviderAnswer } } },
+    {
+      schema: { params: ProductParams, body: ProviderBody, response: { 200: ProviderAnswer } },
+      config: { audit: { action: 'product.route', target: (r) => `product ${params(r).productId}` } },
+    },
     (request) => stock.setProvider(request.params.productId, request.body.provider),
   );
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { TypedApp } from '../../../http/schemas.ts';
+import { params } from '../../audit/index.ts';
 import type { OperatorStatuses } from './operator-statuses.ts';
 
 /**
@@ -20,7 +21,15 @@ export function operatorAdminRoutes(app: TypedApp, statuses: OperatorStatuses) {
   ] as const) {
     app.post(
       `/topup-operators/:operatorId/${action}`,
-      { schema: { params: OperatorParams, response: { 200: TopupOperatorStatus } } },
+      {
+        schema: { params: OperatorParams, response: { 200: TopupOperatorStatus } },
+        config: {
+          audit: {
+            action: `topup-operator.${status.toLowerCase()}`,
+            target: (r) => `topup operator ${params(r).operatorId}`,
+          },
+        },
+      },
       (request) => statuses.set(request.params.operatorId, status),
     );
   }

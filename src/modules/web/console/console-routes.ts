@@ -1,14 +1,22 @@
-import type { FastifyRequest } from 'fastify';
 import type { TypedApp } from '../../../http/schemas.ts';
+import {
+  type AuditedRequest,
+  type AuditLog,
+  AuditPage,
+  AuditQuery,
+  AuditVerification,
+  params,
+} from '../../audit/index.ts';
+import { type RequestLog, RequestLogPage, RequestLogQuery } from '../../request-log/index.ts';
 import { TopupOperatorStatus } from '../../topups/index.ts';
-import { AuditPage, EmailBody, Invitation } from '../users/users-schemas.ts';
+import { EmailBody, Invitation } from '../users/users-schemas.ts';
 import type { UsersService } from '../users/users-service.ts';
-import { webUserOf } from '../users/web-session.ts';
 import { AccountIdParams, ClientParams, EnvironmentQuery, Revoked } from '../web-schemas.ts';
 import {
   Account,
   AccountList,
   AccountPage,
+  AuditListQuery,
   BalanceBody,
   BalanceChange,
   Chart,
@@ -24,7 +32,6 @@ import {
   OperatorParams,
   OutboxPage,
   OutboxQuery,
-  PagingQuery,
   ProductPage,
   ProductParams,
   ProductStatus,
@@ -36,16 +43,18 @@ import {
   TransactionsQuery,
   UpstreamList,
 } from './console-schemas.ts';
-import type { ConsoleService, Operator } from './console-service.ts';
+import type { ConsoleService } from './console-service.ts';
 
 /**
- * The console's JSON endpoints: thin, each calls the console service with the signed-in operator
- * (e-mail and IP, for the audit log). Their schemas are in console-schemas.ts.
+ * The console's JSON endpoints: thin, each calls the console service. Their schemas are in
+ * console-schemas.ts. Every mutation's audit line (the signed-in operator, what, on what, before and
+ * after) is written by the console's audit hook from the route's `config.audit`
+ * (modules/audit/audit-hook.ts).
  */
-const operatorOf = (request: FastifyRequest): Operator => {
-  const user = webUserOf(request);
-  return { id: user.id, email: user.email, ip: request.ip };
-};
+const account = (request: AuditedRequest) => `account ${params(request).accountId}`;
+/** `account.inactive`, `product.active`: the thing and the status the body asks for. */
+const statusAction = (thing: string) => (request: AuditedRequest) =>
+  `${thing}.${String((request.body as { status: string }).status).toLowerCase()}`;
 
 /** A page of `size` (25 by default) as a limit and an offset. */
 const pageOf = (query: { page?: number; size?: number }) => {
@@ -55,15 +64,29 @@ const pageOf = (query: { page?: number; size?: number }) => {
 
 export function consoleRoutes(
   app: TypedApp,
-  deps: { console: ConsoleService; users: UsersService; dashboardUrl: string },
+  deps: {
+    console: ConsoleService;
+    users: UsersService;
+    audit: AuditLog;
+    requestLog: Pick<RequestLog, 'list'>;
+    dashboardUrl: string;
+  },
 ) {
   const c = deps.console;
+  const accountBefore = (request: AuditedRequest) => c.show(Number(params(request).accountId));
+  const accountAudit = (action: string | ((request: AuditedRequest) => string)) => ({
+    action,
+    target: account,
+    before: accountBefore,
+  });
 
   app.post(
     '/api/accounts/:accountId/users',
-    { schema: { params: AccountIdParams, body: EmailBody, response: { 200: Invitation } } },
-    async (request) =>
-      c.inviteUser(operatorOf(request), request.params.accountId, request.body.email, deps.dashboardUrl),
+    {
+      schema: { params: AccountIdParams, body: EmailBody, response: { 200: Invitation } },
+      config: { audit: { action: 'user.invite', target: account } },
+    },
+    async (request) => c.inviteUser(request.params.accountId, request.body.email, deps.dashboardUrl),
   );
 
   app.get(
@@ -76,10 +99,13 @@ export function consoleRoutes(
 
   app.post(
     '/api/accounts',
-    { schema: { body: CreateAccountBody, response: { 200: CreatedAccount } } },
+    {
+      schema: { body: CreateAccountBody, response: { 200: CreatedAccount } },
+      config: { audit: { action: 'account.create', target: (_, made) => `account ${made?.accountId}` } },
+    },
     async (request) => {
       const b = request.body;
-      return c.createAccount(operatorOf(request), {
+      return c.createAccount({
         name: b.name,
         currencyCode: b.currency,
         countryCode: b.country,
@@ -104,36 +130,50 @@ export function consoleRoutes(
   ] as const) {
     app.post(
       `/api/accounts/:accountId/${action}`,
-      { schema: { params: AccountIdParams, body: BalanceBody, response: { 200: BalanceChange } } },
-      async (request) => c.changeBalance(operatorOf(request), request.params.accountId, kind, request.body),
+      {
+        schema: { params: AccountIdParams, body: BalanceBody, response: { 200: BalanceChange } },
+        // the answer holds the balance before and after
+        config: { audit: { action: `account.${action}`, target: account } },
+      },
+      async (request) => c.changeBalance(request.params.accountId, kind, request.body),
     );
   }
 
   app.post(
     '/api/accounts/:accountId/limits',
-    { schema: { params: AccountIdParams, body: LimitsBody, response: { 200: Account } } },
-    async (request) => c.update(operatorOf(request), request.params.accountId, request.body),
+    {
+      schema: { params: AccountIdParams, body: LimitsBody, response: { 200: Account } },
+      config: { audit: accountAudit('account.limits') },
+    },
+    async (request) => c.update(request.params.accountId, request.body),
   );
 
   app.post(
     '/api/accounts/:accountId/status',
-    { schema: { params: AccountIdParams, body: StatusBody, response: { 200: Account } } },
-    async (request) =>
-      c.update(operatorOf(request), request.params.accountId, { status: request.body.status }),
+    {
+      schema: { params: AccountIdParams, body: StatusBody, response: { 200: Account } },
+      config: { audit: accountAudit(statusAction('account')) },
+    },
+    async (request) => c.update(request.params.accountId, { status: request.body.status }),
   );
 
   // Issue 27: which shapes the account's gift card answers take (docs/compatibility.md).
   app.post(
     '/api/accounts/:accountId/shapes',
-    { schema: { params: AccountIdParams, body: ShapesBody, response: { 200: Account } } },
-    async (request) =>
-      c.update(operatorOf(request), request.params.accountId, { shapes: request.body.shapes }),
+    {
+      schema: { params: AccountIdParams, body: ShapesBody, response: { 200: Account } },
+      config: { audit: accountAudit('account.shapes') },
+    },
+    async (request) => c.update(request.params.accountId, { shapes: request.body.shapes }),
   );
 
   app.post(
     '/api/credentials/:clientId/revoke',
-    { schema: { params: ClientParams, response: { 200: Revoked } } },
-    async (request) => c.revokeCredential(operatorOf(request), request.params.clientId),
+    {
+      schema: { params: ClientParams, response: { 200: Revoked } },
+      config: { audit: { action: 'credential.revoke', target: (r) => String(params(r).clientId) } },
+    },
+    async (request) => c.revokeCredential(request.params.clientId),
   );
 
   app.get('/api/ledger-audit', { schema: { response: { 200: LedgerAudit } } }, async () => c.ledgerAudit());
@@ -158,8 +198,11 @@ export function consoleRoutes(
 
   app.post(
     '/api/products/:productId/status',
-    { schema: { params: ProductParams, body: StatusBody, response: { 200: ProductStatus } } },
-    async (request) => c.setProductStatus(operatorOf(request), request.params.productId, request.body.status),
+    {
+      schema: { params: ProductParams, body: StatusBody, response: { 200: ProductStatus } },
+      config: { audit: { action: statusAction('product'), target: (r) => `product ${params(r).productId}` } },
+    },
+    async (request) => c.setProductStatus(request.params.productId, request.body.status),
   );
 
   app.get(
@@ -171,9 +214,16 @@ export function consoleRoutes(
   // The answer is the admin API's (topups/catalog/operator-admin-routes.ts), which the pages ignore.
   app.post(
     '/api/topup-operators/:operatorId/status',
-    { schema: { params: OperatorParams, body: StatusBody, response: { 200: TopupOperatorStatus } } },
-    async (request) =>
-      c.setTopupOperatorStatus(operatorOf(request), request.params.operatorId, request.body.status),
+    {
+      schema: { params: OperatorParams, body: StatusBody, response: { 200: TopupOperatorStatus } },
+      config: {
+        audit: {
+          action: statusAction('topup-operator'),
+          target: (r) => `topup operator ${params(r).operatorId}`,
+        },
+      },
+    },
+    async (request) => c.setTopupOperatorStatus(request.params.operatorId, request.body.status),
   );
 
   app.get('/api/stock', { schema: { response: { 200: StockList } } }, async () => c.stock());
@@ -184,19 +234,63 @@ export function consoleRoutes(
 
   app.post(
     '/api/fx/:currencyCode',
-    { schema: { params: CurrencyParams, body: FxRateBody, response: { 200: FxRate } } },
-    async (request) =>
-      c.setFxRate(operatorOf(request), request.params.currencyCode, request.body.unitsPerUsd),
+    {
+      schema: { params: CurrencyParams, body: FxRateBody, response: { 200: FxRate } },
+      config: {
+        audit: {
+          action: 'fx.set',
+          target: (r) => String(params(r).currencyCode),
+          before: (r) => c.fxRate(String(params(r).currencyCode)),
+        },
+      },
+    },
+    async (request) => c.setFxRate(request.params.currencyCode, request.body.unitsPerUsd),
+  );
+
+  // An account's API requests (modules/request-log), as its dashboard users read them.
+  app.get(
+    '/api/accounts/:accountId/requests',
+    { schema: { params: AccountIdParams, querystring: RequestLogQuery, response: { 200: RequestLogPage } } },
+    async (request) => {
+      const { page = 1, size = 50, ...filter } = request.query;
+      await c.show(request.params.accountId);
+      const found = await deps.requestLog.list(request.params.accountId, filter, {
+        limit: size,
+        offset: (page - 1) * size,
+      });
+      return { ...found, page, size };
+    },
+  );
+
+  // The audit log of every channel: a page, the same as CSV, the walk of the whole chain.
+  app.get(
+    '/api/audit',
+    { schema: { querystring: AuditListQuery, response: { 200: AuditPage } } },
+    async (request) => {
+      const { page: p, size: s, ...filter } = request.query;
+      const size = s ?? 25;
+      const page = p ?? 1;
+      return { ...(await deps.audit.list(filter, { limit: size, offset: (page - 1) * size })), page, size };
+    },
   );
 
   app.get(
-    '/api/audit',
-    { schema: { querystring: PagingQuery, response: { 200: AuditPage } } },
-    async (request) => {
-      const size = request.query.size ?? 25;
-      const page = request.query.page ?? 1;
-      return { items: await c.auditPage({ limit: size, offset: (page - 1) * size }), page, size };
+    '/api/audit.csv',
+    {
+      schema: {
+        querystring: AuditQuery,
+        description: 'The filtered audit lines as CSV (text/csv), newest first, at most 100 000',
+      },
     },
+    async (request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="audit.csv"')
+        .send(await deps.audit.csv(request.query)),
+  );
+
+  app.get('/api/audit/verify', { schema: { response: { 200: AuditVerification } } }, async () =>
+    deps.audit.verify(),
   );
 
   app.get(

@@ -7,6 +7,7 @@ import {
   BalanceChange,
   CreatedAccount,
 } from '../../admin/admin-schemas.ts';
+import { AuditQuery } from '../../audit/audit-schemas.ts';
 import { UpstreamList } from '../../upstream/upstream-schemas.ts';
 import { WebUser } from '../users/users-schemas.ts';
 import { Environment } from '../web-schemas.ts';
@@ -29,6 +30,8 @@ const Product = Type.Union([Type.Literal('all'), Type.Literal('giftcards'), Type
 const ActiveOrNot = Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]);
 
 export const PagingQuery = Type.Object(Paging);
+/** The audit log's filters (modules/audit) and a page of them. */
+export const AuditListQuery = Type.Object({ ...AuditQuery.properties, ...Paging });
 export const SearchQuery = Type.Object({ search: Type.Optional(Type.String({ maxLength: 200 })), ...Paging });
 /** `{ status }` of an account, a gift card product or a top-up operator. */
 export const StatusBody = Type.Object({ status: ActiveOrNot }, { additionalProperties: false });

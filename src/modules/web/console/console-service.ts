@@ -8,23 +8,17 @@ import type { AccountsService, CreateAccountInput } from '../../accounts/index.t
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Messaging } from '../../messaging/index.ts';
-import type { Fx } from '../../reference/index.ts';
+import { type Fx, fxRateView } from '../../reference/index.ts';
 import type { OperatorStatuses } from '../../topups/index.ts';
 import type { UpstreamService } from '../../upstream/index.ts';
-import type { AuditLog } from '../users/audit-log.ts';
 import type { UsersService } from '../users/users-service.ts';
 import type { ConsoleRepository } from './console-repository.ts';
 
 /**
  * What the operator console does, through the services the admin API uses (accounts, ledger,
- * catalogue, top-up operator statuses, FX, stock). Every mutation is written to the audit log with the operator's e-mail and IP
- * before its answer goes back; a mutation that fails is not recorded.
+ * catalogue, top-up operator statuses, FX, stock). Every mutation is written to the audit log by the
+ * console's audit hook (modules/audit/audit-hook.ts, described on each route), not here.
  */
-export interface Operator {
-  id: number;
-  email: string;
-  ip: string | null;
-}
 
 const DAY_MS = 86_400_000;
 /** The one currency the console's revenue chart reports in. */
@@ -37,7 +31,6 @@ export function createConsoleService(deps: {
   giftcards: GiftcardServices;
   topups: { statuses: OperatorStatuses };
   repository: ConsoleRepository;
-  audit: AuditLog;
   users: UsersService;
   fx: Fx;
   clock: Clock;
@@ -45,19 +38,7 @@ export function createConsoleService(deps: {
   upstreams?: Pick<UpstreamService, 'show'>;
   messaging: Pick<Messaging, 'outbox'>;
 }) {
-  const { accounts, ledger, giftcards, repository, audit, clock, users } = deps;
-
-  async function audited<T>(
-    who: Operator,
-    action: string,
-    target: string,
-    details: Record<string, unknown>,
-    run: () => Promise<T>,
-  ): Promise<T> {
-    const result = await run();
-    await audit.record({ userId: who.id, actor: who.email, action, target, details, ip: who.ip });
-    return result;
-  }
+  const { accounts, ledger, giftcards, repository, clock, users } = deps;
 
   return {
     async searchAccounts(search: string | undefined, page: { limit: number; offset: number }) {
@@ -76,29 +57,21 @@ export function createConsoleService(deps: {
     },
 
     describe: (accountId: number) => accounts.describe(accountId),
+    /** The account as its changes answer it (the audit log's before). */
+    show: (accountId: number) => accounts.show(accountId),
 
     /** The newest e-mails and SMS as their recipients see them (secrets masked), with their status. */
     outbox: (page: { limit: number; before?: number }) => deps.messaging.outbox(page),
 
-    createAccount: (who: Operator, input: CreateAccountInput) =>
-      audited(who, 'account.create', input.name, { ...input }, () => accounts.create(input)),
+    createAccount: (input: CreateAccountInput) => accounts.create(input),
 
     changeBalance: (
-      who: Operator,
       accountId: number,
       kind: 'FUNDING' | 'ADJUSTMENT',
       change: { environment: Environment; amount: string | number; reason: string },
-    ) =>
-      audited(
-        who,
-        kind === 'FUNDING' ? 'account.fund' : 'account.adjust',
-        `account ${accountId}`,
-        change,
-        () => accounts.changeBalance(accountId, change.environment, kind, change.amount, change.reason),
-      ),
+    ) => accounts.changeBalance(accountId, change.environment, kind, change.amount, change.reason),
 
     update: (
-      who: Operator,
       accountId: number,
       changes: {
         status?: 'ACTIVE' | 'INACTIVE';
@@ -106,27 +79,14 @@ export function createConsoleService(deps: {
         dailyAmountLimit?: string | number | null;
         shapes?: AccountShapes;
       },
-    ) =>
-      audited(
-        who,
-        changes.status
-          ? `account.${changes.status.toLowerCase()}`
-          : changes.shapes
-            ? 'account.shapes'
-            : 'account.limits',
-        `account ${accountId}`,
-        changes,
-        () => accounts.update(accountId, changes),
-      ),
+    ) => accounts.update(accountId, changes),
 
-    inviteUser: (who: Operator, accountId: number, email: string, dashboardUrl: string) =>
-      audited(who, 'user.invite', `account ${accountId}`, { email }, async () => {
-        await accounts.require(accountId);
-        return users.invite('customer', email, accountId, dashboardUrl);
-      }),
+    async inviteUser(accountId: number, email: string, dashboardUrl: string) {
+      await accounts.require(accountId);
+      return users.invite('customer', email, accountId, dashboardUrl);
+    },
 
-    revokeCredential: (who: Operator, clientId: string) =>
-      audited(who, 'credential.revoke', clientId, {}, () => accounts.revokeCredential(clientId)),
+    revokeCredential: (clientId: string) => accounts.revokeCredential(clientId),
 
     ledgerAudit: async () => ({
       discrepancies: await ledger.discrepancies(),
@@ -177,23 +137,21 @@ export function createConsoleService(deps: {
       };
     },
 
-    setProductStatus: (who: Operator, productId: number, status: 'ACTIVE' | 'INACTIVE') =>
-      audited(who, `product.${status.toLowerCase()}`, `product ${productId}`, {}, async () => {
-        const r = await giftcards.catalog.setStatus(productId, status);
-        await deps.changes?.changed('catalog');
-        return r;
-      }),
+    async setProductStatus(productId: number, status: 'ACTIVE' | 'INACTIVE') {
+      const r = await giftcards.catalog.setStatus(productId, status);
+      await deps.changes?.changed('catalog');
+      return r;
+    },
 
     /** Top-up operators (the seeded catalogue) with the status they are served with, one page. */
     topupOperators: (search: string | undefined, page: { limit: number; offset: number }) =>
       deps.topups.statuses.list(search, page),
 
-    setTopupOperatorStatus: (who: Operator, operatorId: number, status: 'ACTIVE' | 'INACTIVE') =>
-      audited(who, `topup-operator.${status.toLowerCase()}`, `topup operator ${operatorId}`, {}, async () => {
-        const r = await deps.topups.statuses.set(operatorId, status);
-        await deps.changes?.changed('catalog');
-        return r;
-      }),
+    async setTopupOperatorStatus(operatorId: number, status: 'ACTIVE' | 'INACTIVE') {
+      const r = await deps.topups.statuses.set(operatorId, status);
+      await deps.changes?.changed('catalog');
+      return r;
+    },
 
     stock: () => giftcards.stock.show(),
     /** Each product's upstream: settings without the secret, health, its balance read live. */
@@ -210,18 +168,18 @@ export function createConsoleService(deps: {
       };
     },
 
-    setFxRate: (who: Operator, currencyCode: string, unitsPerUsd: string) =>
-      audited(who, 'fx.set', currencyCode, { unitsPerUsd }, async () => {
-        const saved = await deps.fx.set(currencyCode, unitsPerUsd);
-        await deps.changes?.changed('catalog');
-        return {
-          currencyCode: saved.currencyCode,
-          unitsPerUsd: Number(saved.unitsPerUsd),
-          asOf: formatDateTime(saved.asOf),
-        };
-      }),
+    async setFxRate(currencyCode: string, unitsPerUsd: string) {
+      const saved = await deps.fx.set(currencyCode, unitsPerUsd);
+      await deps.changes?.changed('catalog');
+      return {
+        currencyCode: saved.currencyCode,
+        unitsPerUsd: Number(saved.unitsPerUsd),
+        asOf: formatDateTime(saved.asOf),
+      };
+    },
 
-    auditPage: (page: { limit: number; offset: number }) => audit.list(page),
+    /** The FX table's line of one currency, as `setFxRate` answers it (the audit log's before). */
+    fxRate: (currencyCode: string) => fxRateView(deps.fx, currencyCode),
 
     /**
      * 30 days of orders and revenue per day and product. Revenue is in each account's currency in the

@@ -4,8 +4,10 @@ import { AppError } from '../../../errors/error-codes.ts';
 import type { Base } from '../../../http/bases.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
+import { type AuditedRequest, params } from '../../audit/index.ts';
 import { ALL_SCOPES } from '../../auth/index.ts';
 import type { GiftcardDelivery } from '../../giftcards/index.ts';
+import { type RequestLog, RequestLogPage, RequestLogQuery } from '../../request-log/index.ts';
 import { webUserOf } from '../users/web-session.ts';
 import { ClientParams, EnvironmentQuery, Revoked } from '../web-schemas.ts';
 import {
@@ -39,6 +41,7 @@ export function dashboardRoutes(
   deps: {
     dashboard: DashboardService;
     accounts: AccountsService;
+    requestLog: Pick<RequestLog, 'list'>;
     bases: Base[];
     errorsUrl: string;
     /** Gift card delivery: the deliveries, resend and branding (modules/giftcards/delivery). */
@@ -50,6 +53,11 @@ export function dashboardRoutes(
     const user = webUserOf(request);
     return { id: user.id, accountId: user.accountId as number };
   };
+  // Each mutation's audit line is written by the dashboard's audit hook (modules/audit/audit-hook.ts),
+  // with the signed-in user and their account, from the route's `config.audit`.
+  const order = (r: AuditedRequest) =>
+    `gift card order ${params(r).transactionId} (${(r.query as { environment: string }).environment})`;
+  const ownAccount = (r: AuditedRequest) => `account ${webUserOf(r).accountId}`;
 
   app.get(
     '/api/overview',
@@ -64,7 +72,10 @@ export function dashboardRoutes(
 
   app.post(
     '/api/credentials',
-    { schema: { body: CreateCredentialBody, response: { 200: CreatedCredential } } },
+    {
+      schema: { body: CreateCredentialBody, response: { 200: CreatedCredential } },
+      config: { audit: { action: 'credential.create', target: (_, made) => String(made?.clientId) } },
+    },
     async (request) => {
       const { accountId } = accountOf(request);
       return accounts.createCredential(accountId, request.body.environment, request.body.scopes);
@@ -73,7 +84,10 @@ export function dashboardRoutes(
 
   app.post(
     '/api/credentials/:clientId/revoke',
-    { schema: { params: ClientParams, response: { 200: Revoked } } },
+    {
+      schema: { params: ClientParams, response: { 200: Revoked } },
+      config: { audit: { action: 'credential.revoke', target: (r) => String(params(r).clientId) } },
+    },
     async (request) => {
       const { accountId } = accountOf(request);
       const own = await accounts.credentialsOf(accountId);
@@ -127,6 +141,8 @@ export function dashboardRoutes(
     '/api/giftcards/transactions/:transactionId/codes',
     {
       schema: { params: TransactionParams, querystring: EnvironmentQuery, response: { 200: RevealedCodes } },
+      // never the codes: the line says which order's codes were shown
+      config: { audit: { action: 'codes.reveal', target: order, after: null } },
     },
     async (request) => {
       const user = accountOf(request);
@@ -164,6 +180,7 @@ export function dashboardRoutes(
         body: DashboardResend,
         response: { 200: Deliveries },
       },
+      config: { audit: { action: 'delivery.resend', target: order } },
     },
     async (request) =>
       deps.delivery.deliveries.resend(
@@ -175,8 +192,19 @@ export function dashboardRoutes(
   app.get('/api/branding', { schema: { response: { 200: Branding } } }, async (request) =>
     deps.delivery.branding.get(accountOf(request).accountId),
   );
-  app.post('/api/branding', { schema: { body: Branding, response: { 200: Branding } } }, async (request) =>
-    deps.delivery.branding.set(accountOf(request).accountId, request.body),
+  app.post(
+    '/api/branding',
+    {
+      schema: { body: Branding, response: { 200: Branding } },
+      config: {
+        audit: {
+          action: 'account.branding',
+          target: ownAccount,
+          before: (r) => deps.delivery.branding.get(webUserOf(r).accountId as number),
+        },
+      },
+    },
+    async (request) => deps.delivery.branding.set(accountOf(request).accountId, request.body),
   );
 
   app.get(
@@ -189,18 +217,38 @@ export function dashboardRoutes(
       }),
   );
 
+  // The account's API requests (modules/request-log): any user of the account reads them.
+  app.get(
+    '/api/requests',
+    { schema: { querystring: RequestLogQuery, response: { 200: RequestLogPage } } },
+    async (request) => {
+      const { page = 1, size = 50, ...filter } = request.query;
+      const found = await deps.requestLog.list(accountOf(request).accountId, filter, {
+        limit: size,
+        offset: (page - 1) * size,
+      });
+      return { ...found, page, size };
+    },
+  );
+
   app.get('/api/settings', { schema: { response: { 200: Settings } } }, async (request) =>
     dashboard.settings(accountOf(request).accountId),
   );
 
-  app.post('/api/settings', { schema: { body: Settings, response: { 200: Settings } } }, async (request) => {
-    const user = webUserOf(request);
-    return dashboard.setShapes(
-      { id: user.id, email: user.email, accountId: user.accountId as number },
-      request.body.shapes,
-      request.ip,
-    );
-  });
+  app.post(
+    '/api/settings',
+    {
+      schema: { body: Settings, response: { 200: Settings } },
+      config: {
+        audit: {
+          action: 'account.shapes',
+          target: ownAccount,
+          before: (r) => dashboard.settings(webUserOf(r).accountId as number),
+        },
+      },
+    },
+    async (request) => dashboard.setShapes(accountOf(request).accountId, request.body.shapes),
+  );
 
   app.get('/api/docs', { schema: { response: { 200: DocLinks } } }, async () => ({
     bases: deps.bases

@@ -1,5 +1,6 @@
 import type { AccountShapes, Environment } from '../../../db/schema.ts';
 import type { Clock } from '../../../lib/clock.ts';
+import { toCsv } from '../../../lib/csv.ts';
 import { dec } from '../../../lib/money.ts';
 import { formatDateTime } from '../../../lib/time-format.ts';
 import type { AccountsService } from '../../accounts/index.ts';
@@ -7,7 +8,6 @@ import type { Principal } from '../../auth/index.ts';
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { TopupServices } from '../../topups/index.ts';
-import type { AuditLog } from '../users/audit-log.ts';
 import type { DashboardRepository } from './dashboard-repository.ts';
 
 /**
@@ -50,9 +50,8 @@ export function createDashboardService(deps: {
   topups: TopupServices;
   repository: DashboardRepository;
   clock: Clock;
-  audit: AuditLog;
 }) {
-  const { accounts, ledger, giftcards, topups, repository, clock, audit } = deps;
+  const { accounts, ledger, giftcards, topups, repository, clock } = deps;
   const principal = (accountId: number, environment: Environment): Principal => ({
     accountId,
     environment,
@@ -212,37 +211,17 @@ export function createDashboardService(deps: {
     return { shapes: account.shapes };
   }
 
-  /**
-   * The customer switches the shapes of their own account's gift card answers (docs/compatibility.md);
-   * written to the audit log with the user, as the console's changes are.
-   */
-  async function setShapes(
-    user: { id: number; email: string; accountId: number },
-    shapes: AccountShapes,
-    ip: string | null,
-  ) {
-    const updated = await accounts.update(user.accountId, { shapes });
-    await audit.record({
-      userId: user.id,
-      actor: user.email,
-      action: 'account.shapes',
-      target: `account ${user.accountId}`,
-      details: { shapes },
-      ip,
-    });
+  /** The customer switches the shapes of their own account's gift card answers (docs/compatibility.md). */
+  async function setShapes(accountId: number, shapes: AccountShapes) {
+    const updated = await accounts.update(accountId, { shapes });
     return { shapes: updated.shapes };
   }
 
   return { overview, balances, transactions, revealCodes, ledgerPage, settings, setShapes };
 }
 
-/** Transaction lines as CSV (RFC 4180; a cell starting with = + - @ is quoted with a ' so spreadsheets show it as text). */
+/** Transaction lines as CSV (lib/csv.ts). */
 export function transactionsCsv(items: TransactionLine[]): string {
-  const cell = (v: unknown) => {
-    let text = v === null || v === undefined ? '' : String(v);
-    if (/^[=+\-@]/.test(text) && typeof v === 'string') text = `'${text}`;
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
   const head = [
     'product',
     'transactionId',
@@ -252,9 +231,11 @@ export function transactionsCsv(items: TransactionLine[]): string {
     'cost',
     'currencyCode',
     'createdAt',
-  ];
-  const rows = items.map((t) => head.map((k) => cell(t[k as keyof TransactionLine])).join(','));
-  return `${[head.join(','), ...rows].join('\r\n')}\r\n`;
+  ] as const;
+  return toCsv(
+    [...head],
+    items.map((t) => head.map((k) => t[k])),
+  );
 }
 
 export type DashboardService = ReturnType<typeof createDashboardService>;

@@ -1,4 +1,5 @@
 import type { TypedApp } from '../../../http/schemas.ts';
+import type { AuditAnswer, AuditedRequest } from '../../audit/index.ts';
 import {
   CodeBody,
   EmailBody,
@@ -31,10 +32,18 @@ export function sessionRoutes(
   pageUrl: string,
 ) {
   const open = { access: { scope: null } };
+  // The audit lines of sessions and of the user's own security (modules/audit/audit-hook.ts): on the
+  // user, never their password, code, secret or CSRF token (masked by the hook; `after` left out).
+  const userOf = (request: AuditedRequest, answer: AuditAnswer) =>
+    request.webUser?.email ?? (typeof answer?.email === 'string' ? answer.email : null);
+  const audit = (action: string) => ({ audit: { action, target: userOf, after: null } });
 
   app.post(
     '/api/sign-in',
-    { config: open, schema: { body: SignInBody, response: { 200: SessionInfo } } },
+    {
+      config: { ...open, ...audit('session.sign-in') },
+      schema: { body: SignInBody, response: { 200: SessionInfo } },
+    },
     async (request, reply) => {
       const b = request.body;
       const signedIn = await o.users.signIn(o.kind, b.email, b.password, request.ip, b.code);
@@ -52,13 +61,27 @@ export function sessionRoutes(
 
   app.post(
     '/api/welcome',
-    { config: open, schema: { body: WelcomeBody, response: { 200: WebUser } } },
+    {
+      config: { ...open, audit: { action: 'user.accept-invitation', target: userOf } },
+      schema: { body: WelcomeBody, response: { 200: WebUser } },
+    },
     async (request) => o.users.acceptInvitation(request.body.token, request.body.password),
   );
 
   app.post(
     '/api/password-reset',
-    { config: open, schema: { body: EmailBody, response: { 200: Ok } } },
+    {
+      // by whoever asked (nobody signed in), for the e-mail named; answered alike whether it names a user
+      config: {
+        ...open,
+        audit: {
+          action: 'user.password-reset',
+          target: (r) => (r.body as { email: string }).email,
+          after: null,
+        },
+      },
+      schema: { body: EmailBody, response: { 200: Ok } },
+    },
     async (request) => {
       await o.users.requestPasswordReset(o.kind, request.body.email, pageUrl);
       return { ok: true };
@@ -78,24 +101,30 @@ export function sessionRoutes(
 
   // Two-step sign-in (TOTP) of the signed-in user: enrol (a pending secret), confirm, turn off.
   const issuer = o.kind === 'customer' ? 'airgift dashboard' : 'airgift console';
-  app.post('/api/totp/enrol', { schema: { response: { 200: TotpEnrolment } } }, async (request) =>
-    o.users.enrolTotp(webUserOf(request), issuer),
+  app.post(
+    '/api/totp/enrol',
+    { schema: { response: { 200: TotpEnrolment } }, config: audit('totp.enrol') },
+    async (request) => o.users.enrolTotp(webUserOf(request), issuer),
   );
   app.post(
     '/api/totp/confirm',
-    { schema: { body: CodeBody, response: { 200: TotpState } } },
+    { schema: { body: CodeBody, response: { 200: TotpState } }, config: audit('totp.on') },
     async (request) => o.users.confirmTotp(webUserOf(request), request.body.code, request.ip),
   );
   app.post(
     '/api/totp/disable',
-    { schema: { body: CodeBody, response: { 200: TotpState } } },
+    { schema: { body: CodeBody, response: { 200: TotpState } }, config: audit('totp.off') },
     async (request) => o.users.disableTotp(webUserOf(request), request.body.code, request.ip),
   );
 
-  app.post('/api/sign-out', { schema: { response: { 200: Ok } } }, async (request, reply) => {
-    const token = readCookie(request.headers.cookie, o.cookieName);
-    if (token) await o.users.signOut(token);
-    clearSessionCookie(reply, o);
-    return { ok: true };
-  });
+  app.post(
+    '/api/sign-out',
+    { schema: { response: { 200: Ok } }, config: audit('session.sign-out') },
+    async (request, reply) => {
+      const token = readCookie(request.headers.cookie, o.cookieName);
+      if (token) await o.users.signOut(token);
+      clearSessionCookie(reply, o);
+      return { ok: true };
+    },
+  );
 }

@@ -66,18 +66,3 @@ export const Invitation = Type.Object({
   link: Type.String({ description: 'One-time link to set the password' }),
   expiresAt: Type.String(),
 });
-
-export const AuditEntry = Type.Object({
-  auditId: Type.Integer(),
-  actor: Type.String(),
-  action: Type.String(),
-  target: Type.Union([Type.String(), Type.Null()]),
-  details: Type.Record(Type.String(), Type.Unknown()),
-  ip: Type.Union([Type.String(), Type.Null()]),
-  at: Type.String(),
-});
-export const AuditPage = Type.Object({
-  items: Type.Array(AuditEntry),
-  page: Type.Integer(),
-  size: Type.Integer(),
-});

@@ -9,7 +9,6 @@ import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../../lib/
 import type { TextSealer } from '../../../lib/sealed-text.ts';
 import { formatDateTime } from '../../../lib/time-format.ts';
 import { base32Decode, base32Encode, matchingStep, newTotpSecret, otpauthUri } from '../../../lib/totp.ts';
-import type { AuditLog } from './audit-log.ts';
 import type { UsersRepository, WebUserRow } from './users-repository.ts';
 import type { WebUserKind } from './web-tables.ts';
 
@@ -83,18 +82,10 @@ export function createUsersService(deps: {
   settings: UsersSettings;
   /** seals TOTP secrets at rest */
   sealer: TextSealer;
-  /** where an operator's own security changes are recorded (the console's audit log) */
-  audit?: AuditLog;
   /** e-mails invitations and password resets (without it, the link is only shown to the inviter) */
   mail?: WebMail;
 }) {
   const { repository, clock, settings, sealer } = deps;
-
-  /** An operator's change of their own two-step sign-in goes to the audit log (a console mutation). */
-  async function audited(user: WebUserRow, action: string, ip: string | null) {
-    if (user.kind !== 'operator' || !deps.audit) return;
-    await deps.audit.record({ userId: user.id, actor: user.email, action, target: user.email, ip });
-  }
 
   function present(user: WebUserRow) {
     return {
@@ -313,7 +304,6 @@ export function createUsersService(deps: {
       throw new AppError('INVALID_REQUEST', 'Nothing to confirm: start the enrolment first');
     }
     await checkCode(user, code, ip, 'pending');
-    await audited(user, 'operator.totp-on', ip);
     return { totpEnabled: true };
   }
 
@@ -322,7 +312,6 @@ export function createUsersService(deps: {
     if (!user.totpEnabled) throw new AppError('INVALID_REQUEST', 'Two-step sign-in is off already');
     await checkCode(user, code, ip, 'enabled');
     await repository.setTotpSecret(user.id, null);
-    await audited(user, 'operator.totp-off', ip);
     return { totpEnabled: false };
   }
 
@@ -337,6 +326,9 @@ export function createUsersService(deps: {
     await repository.deleteSession(sha256(token));
   }
 
+  /** The user of that kind with that e-mail, if any (who signed in: the audit log's actor). */
+  const find = (kind: WebUserKind, email: string) => repository.findByEmail(kind, email);
+
   async function list(kind: WebUserKind, accountId?: number) {
     return (await repository.listUsers(kind, accountId)).map(present);
   }
@@ -350,6 +342,7 @@ export function createUsersService(deps: {
     session,
     signOut,
     list,
+    find,
     enrolTotp,
     confirmTotp,
     disableTotp,

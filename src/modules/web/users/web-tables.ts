@@ -3,8 +3,8 @@ import type { Database } from '../../../db/schema.ts';
 
 /**
  * The tables of migrations 0013 and 0014 as Kysely sees them: the web users (dashboard customers and console
- * operators), their invitations, sessions and failed sign-ins, the console's audit log and the
- * dashboard's record of code reveals. Kept beside the module that alone reads and writes them.
+ * operators), their invitations, sessions and failed sign-ins, and the dashboard's record of code
+ * reveals (the audit log, once here, is modules/audit's since migration 0022). Kept beside the module that alone reads and writes them.
  */
 type WrittenAt = ColumnType<Date, Date, never>;
 
@@ -47,17 +47,6 @@ export interface WebSignInFailuresTable {
   at: WrittenAt;
 }
 
-export interface WebAuditLogTable {
-  id: Generated<number>;
-  user_id: number | null;
-  actor: string;
-  action: string;
-  target: string | null;
-  details: ColumnType<unknown, string, never>;
-  ip: string | null;
-  at: WrittenAt;
-}
-
 export interface WebCodeRevealsTable {
   id: Generated<number>;
   user_id: number;
@@ -73,7 +62,6 @@ export type WebTables = {
   web_invitations: WebInvitationsTable;
   web_sessions: WebSessionsTable;
   web_sign_in_failures: WebSignInFailuresTable;
-  web_audit_log: WebAuditLogTable;
   web_code_reveals: WebCodeRevealsTable;
 };
 

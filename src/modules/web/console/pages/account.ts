@@ -153,6 +153,11 @@ export const accountPage: PageDef = {
         ['E-mail', 'Password set', 'Invited (UTC)'],
         r.users.map((u) => [u.email, u.active ? 'yes' : 'not yet', u.createdAt]),
       ),
+      h(
+        'p',
+        {},
+        h('a', { href: `#/requests?account=${id}&environment=live` }, 'API request log of this account'),
+      ),
     );
   },
 };

@@ -7,12 +7,13 @@ import { cataloguePage } from './catalogue.ts';
 import { operatorsPage } from './operators.ts';
 import { outboxPage } from './outbox.ts';
 import { reportsPage } from './reports.ts';
+import { requestsPage } from './requests.ts';
 import { transactionsPage } from './transactions.ts';
 
 /**
  * The operator console's entry (bundled into its app.js) and router table: one page per file, in
  * the order of the navigation; the first is the default. Every change a page makes is recorded in
- * the audit log server-side.
+ * the audit log server-side (modules/audit).
  */
 void start('console', [
   accountsPage,
@@ -21,6 +22,7 @@ void start('console', [
   reportsPage,
   cataloguePage,
   operatorsPage,
+  requestsPage,
   auditPage,
   outboxPage,
   securityPage,

@@ -8,6 +8,7 @@ import { credentialsPage } from './credentials.ts';
 import { deliveryPage } from './delivery.ts';
 import { docsPage } from './docs.ts';
 import { overviewPage } from './overview.ts';
+import { requestsPage } from './requests.ts';
 import { settingsPage } from './settings.ts';
 import { transactionsPage } from './transactions.ts';
 
@@ -22,6 +23,7 @@ const PAGES: PageDef[] = [
   transactionsPage,
   deliveryPage,
   balancePage,
+  requestsPage,
   brandingPage,
   docsPage,
   settingsPage,

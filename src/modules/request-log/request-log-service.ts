@@ -1,0 +1,161 @@
+import { AppError } from '../../errors/error-codes.ts';
+import type { ApiRequestEntry, ApiRequestSink } from '../../http/api-request-log.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { maskSecretFields, redactUrl, storableText } from '../../lib/log-redaction.ts';
+import { formatDateTime, timeRange } from '../../lib/time-format.ts';
+import { createRequestLogBuffer } from './request-log-buffer.ts';
+import type { RequestLogRepository, RequestLogRow, StoredRequest } from './request-log-repository.ts';
+
+/**
+ * The API request log of each account (issue 28): every product-API request of the last
+ * REQUEST_LOG_DAYS days (time, environment, client id, method, path, status, latency, request id)
+ * and, for a failed one (4xx, 5xx), what was sent and answered. Nothing secret is kept: query
+ * parameters and text shaped like secrets are masked, fields named like secrets (client_secret,
+ * tokens, card numbers, PINs) are replaced, and the bodies of successful requests (which may carry
+ * codes) are never kept at all. Rows are written in batches off the request path
+ * (request-log-buffer.ts) and removed by the worker once older than the retention.
+ *
+ * @example
+ * const log = createRequestLog({ repository, clock, days: 30 });
+ * log.sink.add(entry);                       // from the request hooks and the fast lane
+ * await log.list(7, { environment: 'sandbox', status: 'failed' }, { limit: 50, offset: 0 });
+ * await log.removeExpired();                 // the worker
+ */
+export interface RequestLogFilter {
+  environment?: string;
+  status?: string;
+  path?: string;
+  clientId?: string;
+  startDate?: string;
+  endDate?: string;
+}
+
+/** A failed request's body or answer as kept: masked, at most this many characters. */
+const MAX_BODY = 4096;
+const REMOVE_BATCH = 5000;
+const REMOVE_BATCHES_PER_RUN = 20;
+const DAY_MS = 86_400_000;
+
+function bodyText(value: unknown): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  let text: string;
+  if (typeof value === 'string') {
+    // an answer: JSON whose strings are masked too
+    try {
+      text = JSON.stringify(maskSecretFields(JSON.parse(value)));
+    } catch {
+      text = String(maskSecretFields(value));
+    }
+  } else text = JSON.stringify(maskSecretFields(value));
+  return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}… (${text.length} characters)` : text;
+}
+
+/** An entry as stored: its URL redacted, its bodies masked (done here, off the request path). */
+export function rowOf(e: ApiRequestEntry): RequestLogRow {
+  return {
+    at: e.at,
+    account_id: e.accountId,
+    environment: e.environment,
+    product: e.product,
+    client_id: storableText(e.clientId),
+    method: e.method,
+    path: storableText(redactUrl(e.path)),
+    status: e.status,
+    latency_ms: Math.round(e.latencyMs * 100) / 100,
+    request_id: storableText(e.requestId),
+    request_body: e.status >= 400 ? bodyText(e.requestBody) : null,
+    response_body: e.status >= 400 ? bodyText(e.responseBody) : null,
+  };
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+function view(r: StoredRequest) {
+  return {
+    requestId: r.request_id,
+    at: `${formatDateTime(r.at)}.${pad(r.at.getUTCMilliseconds(), 3)}`,
+    environment: r.environment as 'live' | 'sandbox',
+    product: r.product as 'giftcards' | 'topups' | 'auth',
+    clientId: r.client_id,
+    method: r.method,
+    path: r.path,
+    status: r.status,
+    latencyMs: Number(r.latency_ms),
+    requestBody: r.request_body,
+    responseBody: r.response_body,
+  };
+}
+
+export function createRequestLog(deps: {
+  repository: RequestLogRepository;
+  clock: Clock;
+  /** REQUEST_LOG_DAYS: how long rows are kept; 0: nothing is logged */
+  days: number;
+}) {
+  const { repository, clock, days } = deps;
+  const problems: Array<(error: unknown, entries: number) => void> = [];
+  const buffer = createRequestLogBuffer({
+    write: (entries) => repository.insert(entries.map(rowOf)),
+    onError: (error, entries) => {
+      for (const listener of problems) listener(error, entries);
+    },
+  });
+
+  return {
+    /** What the request hooks and the fast lane hand entries to (app.ts installs none when the log is off). */
+    sink: buffer as ApiRequestSink,
+    flush: () => buffer.flush(),
+    close: () => buffer.close(),
+    stats: () => buffer.stats(),
+    /** Hears each batch that could not be written (its entries are dropped and counted). */
+    onWriteError(listener: (error: unknown, entries: number) => void) {
+      problems.push(listener);
+    },
+
+    /** One page of an account's requests, newest first; `hasMore` when a next page has some. */
+    async list(accountId: number, f: RequestLogFilter, page: { limit: number; offset: number }) {
+      let range: { from?: Date; to?: Date };
+      try {
+        range = timeRange(f.startDate, f.endDate);
+      } catch (error) {
+        throw new AppError('INVALID_REQUEST', (error as Error).message);
+      }
+      const rows = await repository.list(
+        {
+          accountId,
+          environment: f.environment,
+          status: f.status,
+          path: f.path,
+          clientId: f.clientId,
+          ...range,
+        },
+        { limit: page.limit + 1, offset: page.offset },
+      );
+      return {
+        items: rows.slice(0, page.limit).map(view),
+        hasMore: rows.length > page.limit,
+        retentionDays: days,
+      };
+    },
+
+    /** Is anything older than the retention left (the worker's `due`)? */
+    expiredLeft: () => repository.hasOlderThan(new Date(clock.now().getTime() - days * DAY_MS)),
+
+    /**
+     * Removes rows older than the retention, in batches, at most REMOVE_BATCHES_PER_RUN of them (the
+     * worker runs again while some are left). Returns how many it removed.
+     */
+    async removeExpired(): Promise<number> {
+      const cutoff = new Date(clock.now().getTime() - days * DAY_MS);
+      let removed = 0;
+      for (let i = 0; i < REMOVE_BATCHES_PER_RUN; i++) {
+        const n = await repository.removeOlderThan(cutoff, REMOVE_BATCH);
+        removed += n;
+        if (n < REMOVE_BATCH) break;
+      }
+      return removed;
+    },
+  };
+}
+
+export type RequestLog = ReturnType<typeof createRequestLog>;

@@ -1,0 +1,25 @@
+import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/** The table of migration 0023 as Kysely sees it: one row per logged API request. */
+export interface ApiRequestLogTable {
+  id: Generated<string | number>;
+  at: Date;
+  account_id: ColumnType<string | number, number, never>;
+  environment: string;
+  product: string;
+  client_id: string;
+  method: string;
+  path: string;
+  status: number;
+  latency_ms: number;
+  request_id: string;
+  request_body: string | null;
+  response_body: string | null;
+}
+
+export type RequestLogTables = { api_request_log: ApiRequestLogTable };
+
+export function withRequestLogTables(db: Kysely<Database>): Kysely<Database & RequestLogTables> {
+  return db.withTables<RequestLogTables>();
+}

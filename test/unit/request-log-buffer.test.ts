@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ApiRequestEntry } from '../../src/http/api-request-log.ts';
+import { createRequestLogBuffer } from '../../src/modules/request-log/request-log-buffer.ts';
+
+/**
+ * The request log's buffer (modules/request-log/request-log-buffer.ts): what the order path pays is
+ * an array push. Batches of at most 500 rows, each one write, 200 ms after the first entry or as
+ * soon as 500 wait; while writes are slow or failing, entries beyond the bound are dropped and
+ * counted, never waited for.
+ */
+const entry = (i: number): ApiRequestEntry => ({
+  at: i,
+  accountId: 1,
+  environment: 'sandbox',
+  product: 'giftcards',
+  clientId: 'c',
+  method: 'GET',
+  path: `/p/${i}`,
+  status: 200,
+  latencyMs: 1,
+  requestId: `r${i}`,
+});
+
+test('a batch waits up to 200 ms for company; 500 waiting go at once, one write per 500', async () => {
+  const writes: number[] = [];
+  const buffer = createRequestLogBuffer({
+    write: async (entries) => {
+      writes.push(entries.length);
+    },
+  });
+  buffer.add(entry(0));
+  await sleep(50);
+  assert.deepEqual(writes, [], 'not written by the request, nor at once');
+  await sleep(250);
+  assert.deepEqual(writes, [1], 'written by the timer');
+  for (let i = 0; i < 1200; i++) buffer.add(entry(i));
+  await sleep(20);
+  assert.deepEqual(writes, [1, 500, 500, 200], 'full batches at once, the rest with them');
+  assert.deepEqual(buffer.stats(), { written: 1201, dropped: 0, buffered: 0 });
+  await buffer.close();
+});
+
+test('while writes hang, adding never waits: past the bound entries are dropped and counted', async () => {
+  let release = () => {};
+  const hung = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const buffer = createRequestLogBuffer({ write: () => hung, maxBuffered: 1000, batchRows: 500 });
+  for (let i = 0; i < 500; i++) buffer.add(entry(i));
+  await sleep(10); // a full batch went into the write, which hangs
+  const started = performance.now();
+  for (let i = 0; i < 2500; i++) buffer.add(entry(i));
+  const spent = performance.now() - started;
+  assert.ok(spent < 50, `2500 adds took ${spent} ms`);
+  const stats = buffer.stats();
+  // 1000 wait behind the hanging write; the other 1500 were dropped
+  assert.equal(stats.buffered, 1000);
+  assert.equal(stats.dropped, 1500);
+  release();
+  await buffer.flush();
+  assert.deepEqual(buffer.stats(), { written: 1500, dropped: 1500, buffered: 0 });
+  await buffer.close();
+});
+
+test('a failed write drops its batch (counted, told) and the next ones go on', async () => {
+  let fail = true;
+  const told: number[] = [];
+  const written: number[] = [];
+  const buffer = createRequestLogBuffer({
+    write: async (entries) => {
+      if (fail) throw new Error('database away');
+      written.push(entries.length);
+    },
+    onError: (_error, entries) => told.push(entries),
+  });
+  for (let i = 0; i < 10; i++) buffer.add(entry(i));
+  await buffer.flush();
+  assert.deepEqual(told, [10]);
+  fail = false;
+  for (let i = 0; i < 5; i++) buffer.add(entry(i));
+  await buffer.close();
+  assert.deepEqual(written, [5], 'close writes what waits');
+  assert.deepEqual(buffer.stats(), { written: 5, dropped: 10, buffered: 0 });
+  buffer.add(entry(99));
+  assert.equal(buffer.stats().dropped, 11, 'nothing is taken after close');
+});
