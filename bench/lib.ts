@@ -7,6 +7,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -130,6 +131,12 @@ export interface StartOptions {
   /** An existing data directory (a restart, or a second process of one deployment). */
   dataDir?: string;
   env?: Record<string, string>;
+  /**
+   * Where the server's stdout (its log) goes: 'pipe' (default), read and thrown away by this
+   * process, as a log collector would; or 'null', /dev/null (then the banner cannot be read: the
+   * port is chosen here and the server is ready when `/ready` answers 200).
+   */
+  stdout?: 'pipe' | 'null';
 }
 
 /**
@@ -168,6 +175,8 @@ export async function startAirgift(o: StartOptions = {}): Promise<RunningServer>
   const built = existsSync(join(serverRoot, 'scripts', 'build.mjs'));
   if (built) await run(process.execPath, [join(serverRoot, 'scripts', 'build.mjs')], { cwd: serverRoot });
   const start = built ? await startCommand(serverRoot) : { env: {}, nodeArgs: [] };
+  const toNull = o.stdout === 'null';
+  const fixedPort = toNull ? await freePort() : 0;
   const started = performance.now();
   const entry = built
     ? [join(serverRoot, 'dist', 'main.mjs')]
@@ -179,7 +188,7 @@ export async function startAirgift(o: StartOptions = {}): Promise<RunningServer>
       ...start.env,
       DATABASE_URL: databaseUrl ?? '',
       DATA_DIR: dataDir,
-      PORT: '0',
+      PORT: String(fixedPort),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       PUBLIC_URL: publicUrl,
@@ -188,12 +197,14 @@ export async function startAirgift(o: StartOptions = {}): Promise<RunningServer>
       RATE_LIMIT_API_REQUESTS: '0',
       ...o.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', toNull ? 'ignore' : 'pipe', 'pipe'],
   });
   let port: number;
   try {
     // main.ts writes the sandbox credentials before it prints this banner.
-    port = Number(await waitFor(child, /airgift is listening on port (\d+)/, 'airgift'));
+    port = toNull
+      ? await readyOn(child, fixedPort, dataDir)
+      : Number(await waitFor(child, /airgift is listening on port (\d+)/, 'airgift'));
   } catch (error) {
     await stopChild(child);
     await scratch?.drop();
@@ -219,6 +230,50 @@ export async function startAirgift(o: StartOptions = {}): Promise<RunningServer>
       if (ownDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A port nothing listens on right now (the kernel's choice). */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Waits for a server whose stdout is not read: ready once its sandbox credentials are written and
+ * `/ready` answers 200 (connections made before the app is served wait for it, listener.ts).
+ */
+async function readyOn(child: ChildProcess, port: number, dataDir: string): Promise<number> {
+  const deadline = performance.now() + 120_000;
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-20_000);
+  });
+  const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+  try {
+    while (performance.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`airgift exited with ${child.exitCode}: ${stderr}`);
+      if (existsSync(join(dataDir, 'sandbox-credentials.json'))) {
+        const status = await request(`https://127.0.0.1:${port}/ready`, { dispatcher }).then(
+          async (res) => {
+            await res.body.dump();
+            return res.statusCode;
+          },
+          () => 0,
+        );
+        if (status === 200) {
+          child.stderr?.resume();
+          return port;
+        }
+      }
+      await sleep(200);
+    }
+    throw new Error(`airgift did not start: ${stderr}`);
+  } finally {
+    await dispatcher.close();
+  }
 }
 
 /** Resident memory of a process, in MB (Linux). */

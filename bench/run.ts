@@ -11,7 +11,9 @@ import { benchOptions, type Figure, printFigures, ROOT, setServerRoot } from './
 
 const BENCHMARKS: Record<string, () => Promise<{ run(o: { smoke: boolean }): Promise<Figure[]> }>> = {
   catalog: () => import('./catalog.ts'),
+  logging: () => import('./logging.ts'),
   orders: () => import('./orders.ts'),
+  delivery: () => import('./delivery.ts'),
   'daily-limits': () => import('./daily-limits.ts'),
   reports: () => import('./reports.ts'),
   system: () => import('./system.ts'),

@@ -8,7 +8,7 @@
  *   (or: tsx bench/soak.ts --duration=120)
  *
  * Defaults: 10 minutes at 40 requests/s (about half of what this 2-core machine served in the
- * `orders` benchmark's mixed runs); `--smoke`: 15 s.
+ * `orders` benchmark's mixed runs); `--smoke`: 6 s.
  */
 import { Agent, request } from 'undici';
 import {
@@ -41,9 +41,9 @@ interface Sample {
 }
 
 export async function run(o: BenchOptions): Promise<Figure[]> {
-  const seconds = o.smoke ? 15 : numberArg('duration', 600);
+  const seconds = o.smoke ? 6 : numberArg('duration', 600);
   const rate = numberArg('rate', 40);
-  const sampleEveryMs = o.smoke ? 3000 : 10_000;
+  const sampleEveryMs = o.smoke ? 1500 : 10_000;
   const server = await startAirgift({
     database: process.argv.includes('--postgres') ? 'postgres' : 'pglite',
   });

@@ -6,21 +6,23 @@
  *
  *   npx tsx scripts/screenshots.ts
  *   npx tsx scripts/screenshots.ts recipient   # only a gift card recipient's e-mail and redeem page
+ *   npx tsx scripts/screenshots.ts webhooks    # only the Webhooks page, its delivery log and a transaction's page
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AUDIENCES } from '../test/harness/client.ts';
+import { type ServerProcess, startServerProcess } from '../test/harness/server-process.ts';
+import { ensurePostgresTemplate } from '../test/harness/templates.ts';
+import { startWebhookReceiver } from '../test/harness/webhook-receiver.ts';
+import { startMailServer } from '../test/messaging/mail-server.ts';
 import {
   acceptInvitation,
-  admin,
   hasChromium,
   launchBrowser,
   newContext,
   sandboxUser,
   signIn,
-} from '../test/dashboard/browser.ts';
-import { AUDIENCES, type ServerProcess, startServerProcess } from '../test/harness/server-process.ts';
-import { ensurePostgresTemplate } from '../test/harness/templates.ts';
-import { startMailServer } from '../test/messaging/mail-server.ts';
+} from '../test/web/browser.ts';
 
 const OUT = join(import.meta.dirname, '..', 'docs', 'screenshots');
 
@@ -56,7 +58,7 @@ async function placeOrders(server: ServerProcess) {
 
 /** An account in euros with one order, so the revenue chart converts two currencies to USD. */
 async function placeEuroOrder(server: ServerProcess) {
-  const eur = await admin(server, 'POST', '/accounts', {
+  const eur = await server.admin.ok('POST', '/accounts', {
     name: 'Boutique Lyon',
     currency: 'EUR',
     country: 'FR',
@@ -82,7 +84,7 @@ async function importStock(server: ServerProcess) {
     { length: 6 },
     (_, i) => `60110009901394${String(10 + i)},${String(1000 + i)},${i < 4 ? 150 : 300}`,
   );
-  await admin(server, 'POST', '/products/1076/stock', {
+  await server.admin.ok('POST', '/products/1076/stock', {
     csv: `cardNumber,pinCode,faceValue\n${codes.join('\n')}\n`,
   });
 }
@@ -96,11 +98,11 @@ async function recipientScreenshots(browser: Awaited<ReturnType<typeof launchBro
   const mail = await startMailServer();
   const server = await startServerProcess({ SMTP_URL: mail.url, MESSAGE_POLL_MS: '200' });
   try {
-    await admin(server, 'POST', '/products/1840/stock', {
+    await server.admin.ok('POST', '/products/1840/stock', {
       csv: 'cardNumber,pinCode,faceValue\n6011000990139424,4412,50\n',
     });
-    await admin(server, 'PUT', '/products/1840/provider', { provider: 'stock' });
-    const shop = await admin(server, 'POST', '/accounts', {
+    await server.admin.ok('PUT', '/products/1840/provider', { provider: 'stock' });
+    const shop = await server.admin.ok('POST', '/accounts', {
       name: 'Gift Shop',
       currency: 'USD',
       country: 'US',
@@ -138,7 +140,7 @@ async function recipientScreenshots(browser: Awaited<ReturnType<typeof launchBro
     await page.screenshot({ path: join(OUT, 'redeem-page-revealed.png'), fullPage: true });
     await context.close();
     // the console's Outbox, where an operator sees that e-mail go (its link masked)
-    const invited = await admin(server, 'POST', '/operators', { email: 'ops@example.com' });
+    const invited = await server.admin.ok('POST', '/operators', { email: 'ops@example.com' });
     const operator = await newContext(browser, server);
     const ops = await operator.newPage();
     await acceptInvitation(ops, server, invited.link, 'operator passphrase');
@@ -153,14 +155,70 @@ async function recipientScreenshots(browser: Awaited<ReturnType<typeof launchBro
   }
 }
 
+/**
+ * The dashboard's Webhooks page (an endpoint, a test event delivered to a local receiver), its
+ * delivery log, and one gift card order's own page at 1280 px and at a phone's width.
+ */
+async function selfServiceScreenshots(browser: Awaited<ReturnType<typeof launchBrowser>>) {
+  const receiver = await startWebhookReceiver();
+  const server = await startServerProcess({
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    WEBHOOKS_CA_FILE: receiver.caFile,
+    WEBHOOK_POLL_MS: '200',
+  });
+  try {
+    const user = await sandboxUser(server);
+    const page = await (await newContext(browser, server)).newPage();
+    await signIn(page, '/dashboard', user.email, user.password);
+    const token = await server.token(AUDIENCES.giftcardsSandbox);
+    const order = await server.http.post(
+      '/giftcards-sandbox/orders',
+      {
+        productId: 11,
+        quantity: 2,
+        unitPrice: 10,
+        senderName: 'Ada',
+        customIdentifier: 'shop-order-42',
+        recipientEmail: 'grace@example.org',
+      },
+      { token, headers: { 'x-request-id': 'req-shop-order-42' } },
+    );
+    await page.goto('/dashboard/#/webhooks?environment=sandbox');
+    await page.getByLabel('URL').fill(receiver.url);
+    await page.getByLabel('giftcard.order.successful').check();
+    await page.getByLabel('topup.successful').check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByTestId('webhook-secret').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: /^Send test event to/ }).click();
+    for (let i = 0; i < 50 && receiver.received.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    await page.screenshot({ path: join(OUT, 'dashboard-webhooks.png'), fullPage: true });
+    await page.getByRole('link', { name: /^Deliveries of/ }).click();
+    await page.getByRole('cell', { name: 'DELIVERED' }).first().waitFor();
+    await page.screenshot({ path: join(OUT, 'dashboard-webhook-deliveries.png'), fullPage: true });
+    await page.goto(
+      `/dashboard/#/transaction?environment=sandbox&product=giftcards&id=${order.body.transactionId}`,
+    );
+    await page.getByText('req-shop-order-42').waitFor();
+    await page.screenshot({ path: join(OUT, 'dashboard-transaction.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(OUT, 'dashboard-transaction-390.png'), fullPage: true });
+  } finally {
+    await server.cleanup();
+    await receiver.close();
+  }
+}
+
 async function main() {
   if (!hasChromium) throw new Error('chromium is not installed at /usr/bin/chromium');
-  if (process.argv[2] === 'recipient') {
+  const only = { recipient: recipientScreenshots, webhooks: selfServiceScreenshots }[process.argv[2] ?? ''];
+  if (only) {
     await ensurePostgresTemplate();
     const browser = await launchBrowser();
     try {
       await mkdir(OUT, { recursive: true });
-      await recipientScreenshots(browser);
+      await only(browser);
       process.stdout.write(`screenshots saved in ${OUT}\n`);
     } finally {
       await browser.close();
@@ -174,7 +232,7 @@ async function main() {
     await placeOrders(server);
     await placeEuroOrder(server);
     // one deactivated top-up operator, so the operators page shows both states
-    await admin(server, 'POST', '/topup-operators/1010/deactivate');
+    await server.admin.ok('POST', '/topup-operators/1010/deactivate');
     await importStock(server);
     const user = await sandboxUser(server);
     const customer = await newContext(browser, server);
@@ -183,7 +241,7 @@ async function main() {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.screenshot({ path: join(OUT, 'sign-in.png') });
     await signIn(page, '/dashboard', user.email, user.password);
-    for (const name of ['overview', 'credentials', 'transactions', 'balance', 'docs', 'security']) {
+    for (const name of ['overview', 'credentials', 'transactions', 'balance', 'docs', 'team', 'security']) {
       await page.goto(`/dashboard/#/${name}?environment=sandbox`);
       await page.locator('main h1 + div').waitFor();
       if (name === 'security') {
@@ -201,7 +259,7 @@ async function main() {
       await page.screenshot({ path: join(OUT, `dashboard-${name}.png`), fullPage: true });
     }
 
-    const invited = await admin(server, 'POST', '/operators', { email: 'ops@example.com' });
+    const invited = await server.admin.ok('POST', '/operators', { email: 'ops@example.com' });
     const operator = await newContext(browser, server);
     const ops = await operator.newPage();
     await acceptInvitation(ops, server, invited.link, 'operator passphrase');
@@ -211,7 +269,19 @@ async function main() {
     await fund.getByLabel('Environment').selectOption('sandbox');
     await fund.getByLabel('Amount').fill('250');
     await fund.getByRole('button', { name: 'Fund' }).click();
-    await fund.getByText('new balance').waitFor();
+    await ops.getByRole('dialog').getByRole('button', { name: 'Fund' }).click();
+    await fund.getByText('the new sandbox balance is').waitFor();
+    // bank details, so the customer's Add funds page has something to show and the queue a transfer
+    await server.admin.ok('PUT', '/bank-details/USD', {
+      accountHolder: 'Airgift Operations Ltd',
+      accountNumber: 'GB33 BUKB 2020 1555 5555 55',
+      bic: 'BUKBGB22',
+      bankName: 'Example Bank',
+      instructions: 'Faster Payments or SWIFT; charges are yours.',
+    });
+    await page.goto('/dashboard/#/add-funds?environment=live');
+    await page.locator('main h1 + div').waitFor();
+    await page.screenshot({ path: join(OUT, 'dashboard-add-funds.png'), fullPage: true });
     for (const [name, path] of [
       ['accounts', 'accounts'],
       ['account', `account?id=${server.credentials.accountId}`],
@@ -220,6 +290,7 @@ async function main() {
       ['catalogue', 'catalogue'],
       ['operators', 'operators?search=NG'],
       ['audit', 'audit'],
+      ['funding', 'funding'],
     ]) {
       await ops.goto(`/console/#/${path}`);
       await ops.locator('main h1 + div').waitFor();

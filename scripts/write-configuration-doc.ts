@@ -5,7 +5,7 @@ import { SETTINGS } from '../src/config.ts';
 
 /**
  * docs/configuration.md, generated from `SETTINGS` in src/config.ts (`npm run docs:configuration`), so
- * the table of settings is kept in one place; test/unit/config.test.ts fails when the file is stale.
+ * the table of settings is kept in one place; test/app/config.test.ts fails when the file is stale.
  * The descriptions are Markdown whose links are relative to docs/.
  */
 export const CONFIGURATION_DOC = join(import.meta.dirname, '..', 'docs', 'configuration.md');

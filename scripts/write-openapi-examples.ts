@@ -9,7 +9,7 @@ import { ADMIN_KEY, HOST, openInProcessApp } from './in-process-app.ts';
  * fresh sandbox account (`npm run openapi:examples`), into `src/http/openapi-examples/*.json`, which
  * the documents show as examples. Lists longer than three items are cut to their first three (the
  * items are as answered). Run it again when a route or a schema changes;
- * `test/foundation/openapi-examples.test.ts` fails when an operation has no example or an example no
+ * `test/http/openapi-examples.test.ts` fails when an operation has no example or an example no
  * longer fits its schema.
  */
 type Params = Record<string, string | number>;

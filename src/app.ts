@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import { AppError, ERROR_CODES } from './errors/error-codes.ts';
+import { AccessLogController, type AccessLogOptions, createAccessLog } from './http/access-log.ts';
 import { installAccountShapes } from './http/account-shapes.ts';
 import { installApiRequestLog } from './http/api-request-log.ts';
 import { installAuthHook } from './http/auth-hook.ts';
@@ -24,7 +25,8 @@ import { createKeptAnswers, installChangeAnnouncer, installResponseCache } from 
 import type { TypedApp } from './http/schemas.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { lazySerializerFactory } from './http/serialization.ts';
-import { TLS_SERVER_OPTIONS } from './http/tls.ts';
+import { siteRootPage } from './http/site-root.ts';
+import { developmentCaFile, TLS_SERVER_OPTIONS } from './http/tls.ts';
 import { installTransportHooks } from './http/transport-hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import type { RateLimiter } from './lib/rate-limiter.ts';
@@ -33,6 +35,7 @@ import { auditAdminRoutes, installAuditHook } from './modules/audit/index.ts';
 import { TOKEN_API_DOCS, tokenRoutes } from './modules/auth/index.ts';
 import { backupRoutes } from './modules/backup/index.ts';
 import { catalogSyncAdminRoutes } from './modules/catalog-sync/index.ts';
+import { fundingAdminRoutes } from './modules/funding/index.ts';
 import {
   catalogAdminRoutes,
   GIFTCARD_API_DOCS,
@@ -41,7 +44,7 @@ import {
   redeemRoutes,
   stockAdminRoutes,
 } from './modules/giftcards/index.ts';
-import { metricsRoute } from './modules/metrics/metrics.ts';
+import { metricsRoute } from './modules/metrics/index.ts';
 import { fxAdminRoutes } from './modules/reference/index.ts';
 import {
   operatorAdminRoutes,
@@ -67,6 +70,11 @@ export interface AppDeps {
   services: Services;
   adminKey: string;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Where the access lines go (http/access-log.ts: one per answered request, while the logger logs
+   * `info`) and the masker they pass through; without it no request is logged.
+   */
+  accessLog?: Pick<AccessLogOptions, 'write' | 'mask'>;
   /** `/ready` and the outage monitor (runtime.readiness); without it `/ready` answers 503. */
   readiness?: Readiness;
   /** Rate limit counters (runtime.rateLimiter); without it nothing is limited. */
@@ -78,6 +86,9 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, bases, services } = deps;
   const docsUrl = `${config.publicUrl}/docs/errors`;
+  const accessLog = deps.accessLog
+    ? createAccessLog({ ...deps.accessLog, enabled: () => logsInfo(app.log) })
+    : null;
   const app = Fastify({
     // TLS 1.2 (ECDHE + AEAD suites only) and 1.3; request heads bounded (HEADER_LIMIT) on either kind of server.
     ...(deps.https
@@ -85,6 +96,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : { http: { maxHeaderSize: config.headerLimit } }),
     clientErrorHandler: clientErrorHandler(docsUrl),
     logger: withPublicRequestUrls(deps.logger),
+    // One access line per request, at its end, instead of Fastify's two (http/access-log.ts).
+    logController: new AccessLogController(accessLog),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     requestIdHeader: false,
@@ -207,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         docsRoutes(product, openapi, {
           kind,
           bases: bases.all,
+          caFile: developmentCaFile(config),
           options: {
             defaultScope,
             docs: apiDocs,
@@ -259,6 +273,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         consoleUrl: config.consoleUrl,
       });
       auditAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.audit);
+      fundingAdminRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), services.funding);
       docsRoutes(admin, openapi, { kind: 'admin', bases: bases.all });
     },
     { prefix: MOUNTS.admin },
@@ -278,6 +293,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           errorsUrl: docsUrl,
           dashboardUrl: config.dashboardUrl,
           delivery: services.giftcards.delivery,
+          funding: services.funding,
+          webhooks: services.webhooks.service,
         });
       },
       { prefix: MOUNTS[page] },
@@ -286,6 +303,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (shared) => {
+      shared.get('/', async (_request, reply) => sendPage(reply, siteRootPage(bases.all)));
       shared.get('/docs/errors', async (_request, reply) => sendPage(reply, errorDocsPage(ERROR_CODES)));
       shared.get('/docs/errors.css', async (_request, reply) =>
         reply.type('text/css; charset=utf-8').header('Cache-Control', 'no-cache').send(PAGE_CSS),
@@ -313,11 +331,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         metrics: services.metrics,
         requestLog: requestLog ?? undefined,
         now,
-        log: app.log,
+        accessLog,
         trustProxy: config.trustedProxies.length > 0,
       }),
     );
   }
 
   return app;
+}
+
+/** Whether a logger (pino's, or Fastify's silent stand-in) writes `info` lines now. */
+function logsInfo(log: FastifyInstance['log']): boolean {
+  return (log as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('info') ?? false;
 }

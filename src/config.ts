@@ -126,6 +126,12 @@ export const SETTINGS = {
     'PostgreSQL connections per process.',
     '10',
   ),
+  databasePreparedStatements: setting(
+    'DATABASE_PREPARED_STATEMENTS',
+    boolean,
+    "PostgreSQL: the order path's and the outbox's hot statements are named prepared statements, parsed and planned once per connection (`db/prepared.ts`). `false` behind a pooler in transaction mode that cannot keep them (PgBouncer before 1.21, or without `max_prepared_statements`).",
+    'true',
+  ),
   pgliteSharedBuffers: setting(
     'PGLITE_SHARED_BUFFERS',
     memorySize,

@@ -8,7 +8,7 @@ import { bindPort } from './http/listener.ts';
 import { loadTls } from './http/tls.ts';
 import { systemClock } from './lib/clock.ts';
 import { createLogDestination } from './lib/log-destination.ts';
-import { logRedaction } from './lib/log-redaction.ts';
+import { logLineMasker, logRedaction } from './lib/log-redaction.ts';
 import { openRuntime } from './runtime.ts';
 import { bootstrapSandbox, SANDBOX_CREDENTIALS_FILE, type SandboxBootstrap } from './sandbox-bootstrap.ts';
 import { installShutdown } from './shutdown.ts';
@@ -59,6 +59,10 @@ async function main() {
       config.logLevel === 'silent'
         ? false
         : { level: config.logLevel, stream: logs, ...logRedaction([runtime.adminKey]) },
+    accessLog:
+      config.logLevel === 'silent'
+        ? undefined
+        : { write: (line) => logs.write(line), mask: logLineMasker([runtime.adminKey]) },
     readiness: runtime.readiness,
     rateLimiter: runtime.rateLimiter,
   });
@@ -146,6 +150,7 @@ async function main() {
         },
       },
     ],
+    flushLogs: () => logs.flush(),
   });
   const disk = (await runtime.readiness.check()).checks.disk;
   if (disk !== 'ok') app.log.warn({ disk }, 'the disk is full: writes are refused (503) until there is room');

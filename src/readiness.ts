@@ -13,8 +13,9 @@ import {
  * `timeoutMs` (1 s), every migration this code knows is applied, the background workers run, the
  * process is not shutting down, and the disk takes writes: the embedded database's disk has room
  * (`DISK_LOW_BYTES`), and no write was refused for lack of space in the last `DISK_FULL_HOLD_MS`
- * (PostgreSQL's disk is its server's, known here only by the refusals). `/health` (liveness) never
- * asks any of this.
+ * (PostgreSQL's disk is its server's, known here only by the refusals; the embedded database's
+ * refusals are forgotten as soon as its disk has twice `DISK_LOW_BYTES` free again). `/health`
+ * (liveness) never asks any of this.
  *
  * @example
  * const readiness = createReadiness({ db, migrations: ['0001', ...], workers: { topups: worker } });
@@ -68,15 +69,19 @@ export function createReadiness(o: {
   const diskListeners: Array<(reason: string) => void> = [];
 
   async function diskCheck(): Promise<CheckResult> {
-    if (diskFull && Date.now() - diskFull.at < DISK_FULL_HOLD_MS) return `full: ${diskFull.reason}`;
-    if (!o.dataDir) return 'ok';
+    const refused = diskFull && Date.now() - diskFull.at < DISK_FULL_HOLD_MS ? diskFull : null;
+    // PostgreSQL's disk is its server's: known here only by its refusals, so they hold for a while
+    if (!o.dataDir) return refused ? `full: ${refused.reason}` : 'ok';
     const free = await statfs(o.dataDir).then(
       (s) => s.bavail * s.bsize,
       () => null,
     );
-    return free !== null && free < DISK_LOW_BYTES
-      ? `full: ${Math.round(free / 1024)} KB free on the disk of ${o.dataDir}`
-      : 'ok';
+    if (free !== null && free < DISK_LOW_BYTES)
+      return `full: ${Math.round(free / 1024)} KB free on the disk of ${o.dataDir}`;
+    // The embedded database's disk has room again (well above the low mark, so one write refused
+    // just above it does not make /ready flap): ready at once, not when the hold runs out.
+    if (refused && (free === null || free < 2 * DISK_LOW_BYTES)) return `full: ${refused.reason}`;
+    return 'ok';
   }
 
   /** The applied migration versions, or a rejection within `timeoutMs`. */

@@ -32,7 +32,11 @@ export async function openRuntime(config: Config, clock: Clock, db?: Db): Promis
     db ??
     (await openDatabase(
       config.databaseUrl
-        ? { url: config.databaseUrl, poolSize: config.databasePoolSize }
+        ? {
+            url: config.databaseUrl,
+            poolSize: config.databasePoolSize,
+            preparedStatements: config.databasePreparedStatements,
+          }
         : { pgliteDataDir: join(config.dataDir, 'pgdata'), sharedBuffers: config.pgliteSharedBuffers },
       { guard: config.databaseGuard === 'auto' ? guardByDefault() : config.databaseGuard === 'on' },
     ));

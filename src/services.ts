@@ -14,17 +14,17 @@ import { createAudit } from './modules/audit/index.ts';
 import { createTokenService, credentialsRepository } from './modules/auth/index.ts';
 import { createBackupService } from './modules/backup/index.ts';
 import { createCatalogSyncService, liveCatalogueRepository } from './modules/catalog-sync/index.ts';
+import { createFunding } from './modules/funding/index.ts';
 import { createGiftcardServices } from './modules/giftcards/index.ts';
 import { createGroupCommit } from './modules/group-commit/index.ts';
 import { BALANCE_CHANNEL, createBalanceCache, createLedger } from './modules/ledger/index.ts';
 import { createMessaging } from './modules/messaging/index.ts';
-import { createMetrics } from './modules/metrics/metrics.ts';
-import { metricsRepository } from './modules/metrics/metrics-repository.ts';
+import { createMetrics, metricsRepository } from './modules/metrics/index.ts';
 import { createFx, fxRepository, loadCountries } from './modules/reference/index.ts';
 import { createApiRequestLog } from './modules/request-log/index.ts';
 import { createTopupServices, topupView } from './modules/topups/index.ts';
 import { createUpstreamService, upstreamRepository } from './modules/upstream/index.ts';
-import { createWebServices } from './modules/web/index.ts';
+import { createWebServices, rolesWith } from './modules/web/index.ts';
 import { createWebhooks } from './modules/webhooks/index.ts';
 import { catalogueSyncJob } from './worker/catalogue-sync-job.ts';
 import {
@@ -169,6 +169,18 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       derivedKey(() => cardCodesKey(config.cardCodesKey, config.dataDir), 'airgift web user TOTP secret'),
     ),
   });
+  // funding by bank transfer: bank details, announced transfers, receipts, statements (issue 28)
+  const funding = createFunding({
+    db: db.kysely,
+    clock,
+    ledger,
+    accounts,
+    messaging,
+    dashboardUrl: config.dashboardUrl,
+    consoleUrl: config.consoleUrl,
+    // a transfer's e-mails go to the people who may move money: finance and owners, the operator's admins
+    recipientRoles: { customer: rolesWith('customer', 'money'), operator: rolesWith('operator', 'money') },
+  });
   const catalogSync = createCatalogSyncService({
     db: db.kysely,
     repository: liveCatalogueRepository(db.kysely),
@@ -249,6 +261,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     catalogSync,
     web,
     audit,
+    funding,
     requestLog,
     worker,
     changes,

@@ -29,6 +29,11 @@ export interface ShutdownOptions {
   log: Log;
   drain: (graceMs: number) => Promise<unknown>;
   steps: { name: string; run: () => Promise<unknown> }[];
+  /**
+   * Last, after the "stopped" line: waits (bounded) until the log lines written so far have left the
+   * process, so a clean stop loses none (lib/log-destination.ts writes asynchronously).
+   */
+  flushLogs?: () => Promise<unknown>;
   /** process.exit unless a test says otherwise. */
   exit?: (code: number) => void;
 }
@@ -69,6 +74,7 @@ export function installShutdown(o: ShutdownOptions) {
       });
     }
     o.log.info({ ms: Date.now() - started, clean }, 'stopped');
+    if (o.flushLogs) await bounded(o.flushLogs(), STEP_TIMEOUT_MS).catch(() => undefined);
     exit(clean ? 0 : 1);
   }
 

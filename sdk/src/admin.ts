@@ -358,6 +358,10 @@ export interface WebUser {
   email: string;
   /** false until the invitation is accepted (a password set) */
   active: boolean;
+  /** dashboard: owner, developer, finance, support or viewer; console: admin or support */
+  role: string;
+  /** two-step sign-in is on */
+  totpEnabled: boolean;
   createdAt: string;
 }
 
@@ -406,6 +410,57 @@ export interface AuditQuery {
   accountId?: number;
   startDate?: string;
   endDate?: string;
+}
+
+/** Where customers of accounts in one currency send bank transfers (`PUT /bank-details/{currency}`). */
+export interface BankDetailsInput {
+  accountHolder: string;
+  /** an IBAN or a local account number */
+  accountNumber: string;
+  /** BIC / SWIFT, 8 or 11 characters */
+  bic?: string | null;
+  bankName: string;
+  instructions?: string | null;
+}
+
+export interface BankDetails {
+  currencyCode: string;
+  accountHolder: string;
+  accountNumber: string;
+  bic: string | null;
+  bankName: string;
+  instructions: string | null;
+  updatedAt: string;
+}
+
+export type TransferStatus = 'announced' | 'confirmed' | 'rejected';
+
+/** A bank transfer a customer announced on the dashboard. Amounts are exact decimal text. */
+export interface FundingTransfer {
+  transferId: number;
+  accountId: number;
+  accountName: string;
+  currencyCode: string;
+  amount: string;
+  /** the day the customer says they sent it (YYYY-MM-DD) */
+  transferDate: string;
+  /** the account's reference, AG-<accountId>-<check> */
+  reference: string;
+  payerReference: string | null;
+  status: TransferStatus;
+  rejectReason: string | null;
+  announcedAt: string;
+  decidedAt: string | null;
+  decidedBy: string | null;
+  /** the FUNDING ledger entry of a confirmed transfer */
+  ledgerEntryId: number | null;
+}
+
+export interface FundingTransferPage {
+  items: FundingTransfer[];
+  hasMore: boolean;
+  page: number;
+  size: number;
 }
 
 /** What `audit verify` found: `ok` when no line was removed or edited. */
@@ -644,16 +699,27 @@ export class Admin {
   };
 
   readonly users = {
-    /** `POST /accounts/{id}/users`: invites a dashboard user of the account (a one-time link, valid 72 h). */
-    invite: (accountId: number, email: string) =>
-      this.send<Invitation>('POST', `/accounts/${enc(accountId)}/users`, { email }),
+    /**
+     * `POST /accounts/{id}/users`: invites a dashboard user of the account (a one-time link, valid
+     * 72 h) with a role (owner when none is named).
+     */
+    invite: (
+      accountId: number,
+      email: string,
+      role?: 'owner' | 'developer' | 'finance' | 'support' | 'viewer',
+    ) =>
+      this.send<Invitation>('POST', `/accounts/${enc(accountId)}/users`, {
+        email,
+        ...(role !== undefined && { role }),
+      }),
     /** `GET /accounts/{id}/users`: the account's dashboard users. */
     list: (accountId: number) => this.get<{ items: WebUser[] }>(`/accounts/${enc(accountId)}/users`),
   };
 
   readonly operators = {
-    /** `POST /operators`: an operator of the console, with a one-time link to set the password (72 h). */
-    create: (email: string) => this.send<Invitation>('POST', '/operators', { email }),
+    /** `POST /operators`: an operator of the console (admin when no role is named), with a one-time link to set the password (72 h). */
+    create: (email: string, role?: 'admin' | 'support') =>
+      this.send<Invitation>('POST', '/operators', { email, ...(role !== undefined && { role }) }),
     /** `GET /operators`: every console operator. */
     list: () => this.get<{ items: WebUser[] }>('/operators'),
   };
@@ -679,6 +745,32 @@ export class Admin {
     },
     /** `GET /audit/verify`: walks the whole chain; a removed or edited line is a problem named. */
     verify: () => this.get<AuditVerification>('/audit/verify'),
+  };
+
+  readonly funding = {
+    /** `GET /bank-details`: the bank details of every currency. */
+    bankDetails: () => this.get<{ items: BankDetails[] }>('/bank-details'),
+    /** `PUT /bank-details/{currency}`: where customers in that currency send transfers (replaces). */
+    setBankDetails: (currencyCode: string, details: BankDetailsInput) =>
+      this.send<BankDetails>('PUT', `/bank-details/${enc(currencyCode)}`, details, true),
+    /** `DELETE /bank-details/{currency}`: customers in it can no longer announce a transfer. */
+    removeBankDetails: (currencyCode: string) =>
+      this.send<{ currencyCode: string; removed: boolean }>('DELETE', `/bank-details/${enc(currencyCode)}`),
+    /** `GET /funding/transfers`: announced transfers (`status: 'announced'`: the queue, oldest first). */
+    transfers: (query: { status?: TransferStatus; accountId?: number; page?: number; size?: number } = {}) =>
+      this.get<FundingTransferPage>('/funding/transfers', query),
+    /**
+     * `POST /funding/transfers/{id}/confirm`: one FUNDING entry on the account's live balance. Sent
+     * once (not retried): a second confirmation answers 409 TRANSFER_ALREADY_DECIDED.
+     */
+    confirm: (transferId: number) =>
+      this.send<FundingTransfer & { newBalance: string }>(
+        'POST',
+        `/funding/transfers/${enc(transferId)}/confirm`,
+      ),
+    /** `POST /funding/transfers/{id}/reject`: no money moves; the customer reads the reason. */
+    reject: (transferId: number, reason: string) =>
+      this.send<FundingTransfer>('POST', `/funding/transfers/${enc(transferId)}/reject`, { reason }),
   };
 
   readonly ledger = {

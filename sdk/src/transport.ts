@@ -125,7 +125,9 @@ export class Transport {
         retryAfter = response.headers.get('retry-after');
         if (call.stream && status >= 200 && status < 300) {
           if (!response.body) throw new TypeError('this fetch gives no response body stream');
-          stream = response.body as ReadableStream<Uint8Array>;
+          // Locked at once: undici cancels the body of a Response that is garbage-collected while
+          // its body is unlocked, and the caller keeps only the body (a backup arrived empty so).
+          stream = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TransformStream());
           text = '';
         } else text = await response.text();
       } catch (error) {

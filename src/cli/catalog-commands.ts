@@ -1,8 +1,15 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Argument, type Command } from 'commander';
-import type { CatalogImport, UpstreamProduct } from '../../sdk/src/index.ts';
-import { type JsonOption, leaf, type Run, wholeNumber } from './command-parts.ts';
+import type { Command } from 'commander';
+import type { Admin, CatalogImport, UpstreamProduct } from '../../sdk/src/index.ts';
+import {
+  type JsonOption,
+  leaf,
+  type Output,
+  productArgument,
+  type Run,
+  wholeNumber,
+} from './command-parts.ts';
 import { CliError } from './connect.ts';
 import { addProviderCommand } from './stock-commands.ts';
 
@@ -49,7 +56,7 @@ export function addCatalogCommands(program: Command, run: Run): void {
   );
 
   leaf(catalog, 'sync', "pull the upstream's catalogue into the live catalogue now (the margin applied)")
-    .addArgument(new Argument('<product>', 'giftcards or topups').choices(['giftcards', 'topups']))
+    .addArgument(productArgument())
     .action((product: UpstreamProduct, o: JsonOption) =>
       run(o.json, async (admin) => {
         const r = await admin.catalog.sync(product);
@@ -64,39 +71,45 @@ export function addCatalogCommands(program: Command, run: Run): void {
     );
 
   const products = program.command('products').description('gift card products');
-  for (const action of ['activate', 'deactivate'] as const) {
-    leaf(
-      products,
-      action,
-      action === 'activate'
-        ? 'listed and orderable again'
-        : 'hidden from lists; orders and its page answer 400',
-    )
-      .argument('<id>', 'product id', wholeNumber)
-      .action((id: number, o: JsonOption) =>
-        run(o.json, async (admin) => {
-          const p = await admin.products[action](id);
-          return { json: p, text: `product ${p.productId} is ${p.status}` };
-        }),
-      );
-  }
+  addToggleCommands(
+    products,
+    run,
+    ['listed and orderable again', 'hidden from lists; orders and its page answer 400'],
+    'product id',
+    async (admin, action, id) => {
+      const p = await admin.products[action](id);
+      return { json: p, text: `product ${p.productId} is ${p.status}` };
+    },
+  );
   addProviderCommand(products, run);
 
   const operators = program.command('topup-operators').description('top-up operators');
+  addToggleCommands(
+    operators,
+    run,
+    [
+      'listed, detected and taking top-ups again',
+      'hidden from lists and auto-detect; top-ups to it answer 422',
+    ],
+    'operator id',
+    async (admin, action, id) => {
+      const r = await admin.topupOperators[action](id);
+      return { json: r, text: `top-up operator ${r.operatorId} is ${r.status}` };
+    },
+  );
+}
+
+/** `activate <id>` and `deactivate <id>` of one kind of thing: their descriptions, in that order. */
+function addToggleCommands(
+  group: Command,
+  run: Run,
+  descriptions: [activate: string, deactivate: string],
+  idName: string,
+  toggle: (admin: Admin, action: 'activate' | 'deactivate', id: number) => Promise<Output>,
+): void {
   for (const action of ['activate', 'deactivate'] as const) {
-    leaf(
-      operators,
-      action,
-      action === 'activate'
-        ? 'listed, detected and taking top-ups again'
-        : 'hidden from lists and auto-detect; top-ups to it answer 422',
-    )
-      .argument('<id>', 'operator id', wholeNumber)
-      .action((id: number, o: JsonOption) =>
-        run(o.json, async (admin) => {
-          const r = await admin.topupOperators[action](id);
-          return { json: r, text: `top-up operator ${r.operatorId} is ${r.status}` };
-        }),
-      );
+    leaf(group, action, descriptions[action === 'activate' ? 0 : 1])
+      .argument('<id>', idName, wholeNumber)
+      .action((id: number, o: JsonOption) => run(o.json, (admin) => toggle(admin, action, id)));
   }
 }

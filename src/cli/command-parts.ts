@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import type { Admin } from '../../sdk/src/index.ts';
 
 // The pieces every command of the `airgift` tree is made of (program.ts assembles the tree).
@@ -37,6 +37,11 @@ export function environmentOption(
   return new Option('--environment <environment>', description)
     .choices(['sandbox', 'live'])
     .makeOptionMandatory();
+}
+
+/** `<product>`, giftcards or topups: the product an upstream or catalogue sync command is about. */
+export function productArgument(): Argument {
+  return new Argument('<product>', 'giftcards or topups').choices(['giftcards', 'topups']);
 }
 
 /**

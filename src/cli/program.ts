@@ -3,6 +3,7 @@ import { addAccountCommands } from './account-commands.ts';
 import { addBackupCommands } from './backup-commands.ts';
 import { addCatalogCommands } from './catalog-commands.ts';
 import type { Run } from './command-parts.ts';
+import { addFundingCommands } from './funding-commands.ts';
 import { addStockCommands } from './stock-commands.ts';
 import { addUpstreamCommands } from './upstream-commands.ts';
 import { addWebCommands } from './web-commands.ts';
@@ -35,6 +36,7 @@ export function buildProgram(run: Run): Command {
   addStockCommands(program, run);
   addUpstreamCommands(program, run);
   addWebhookCommands(program, run);
+  addFundingCommands(program, run);
   addWebCommands(program, run);
   addBackupCommands(program, run);
   return program;

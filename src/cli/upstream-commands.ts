@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { Argument, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Upstream, UpstreamProduct } from '../../sdk/src/index.ts';
-import { type JsonOption, leaf, type Run } from './command-parts.ts';
+import { type JsonOption, leaf, productArgument, type Run } from './command-parts.ts';
 import { CliError } from './connect.ts';
 
 /** One upstream as text: settings, health, balance (never the secret). */
@@ -26,9 +26,6 @@ function upstreamText(u: Upstream): string {
       : []),
   ].join('\n');
 }
-
-const productArgument = () =>
-  new Argument('<product>', 'giftcards or topups').choices(['giftcards', 'topups']);
 
 /** `upstream set|show|remove`: the upstream that fulfils a product's live orders. */
 export function addUpstreamCommands(program: Command, run: Run): void {

@@ -39,9 +39,14 @@ export function addWebCommands(program: Command, run: Run): void {
   leaf(users, 'invite', 'a dashboard user of an account: prints a one-time link (72 h) to set a password')
     .requiredOption('--account <id>', 'account id', wholeNumber)
     .requiredOption('--email <email>', "the user's e-mail (their sign-in name)")
-    .action((o: JsonOption & { account: number; email: string }) =>
+    .addOption(
+      new Option('--role <role>', 'what they may do (docs/dashboard-and-console.md)')
+        .choices(['owner', 'developer', 'finance', 'support', 'viewer'])
+        .default('owner'),
+    )
+    .action((o: JsonOption & { account: number; email: string; role: 'owner' }) =>
       run(o.json, async (admin) => {
-        const invited = await admin.users.invite(o.account, o.email);
+        const invited = await admin.users.invite(o.account, o.email, o.role);
         return { json: invited, text: invitationText(invited) };
       }),
     );
@@ -50,7 +55,9 @@ export function addWebCommands(program: Command, run: Run): void {
     .action((o: JsonOption & { account: number }) =>
       run(o.json, async (admin) => {
         const list = await admin.users.list(o.account);
-        const lines = list.items.map((u) => `${u.email}  ${u.active ? 'active' : 'invited'}  ${u.createdAt}`);
+        const lines = list.items.map(
+          (u) => `${u.email}  ${u.role}  ${u.active ? 'active' : 'invited'}  ${u.createdAt}`,
+        );
         return { json: list, text: lines.join('\n') || 'no users' };
       }),
     );
@@ -58,16 +65,23 @@ export function addWebCommands(program: Command, run: Run): void {
   const operators = program.command('operators').description("the operator console's users");
   leaf(operators, 'create', 'an operator: prints a one-time link (72 h) to set a password')
     .requiredOption('--email <email>', "the operator's e-mail (their sign-in name)")
-    .action((o: JsonOption & { email: string }) =>
+    .addOption(
+      new Option('--role <role>', 'admin (everything) or support (read and resend, no money moves)')
+        .choices(['admin', 'support'])
+        .default('admin'),
+    )
+    .action((o: JsonOption & { email: string; role: 'admin' | 'support' }) =>
       run(o.json, async (admin) => {
-        const invited = await admin.operators.create(o.email);
+        const invited = await admin.operators.create(o.email, o.role);
         return { json: invited, text: invitationText(invited) };
       }),
     );
   leaf(operators, 'list', 'every operator').action((o: JsonOption) =>
     run(o.json, async (admin) => {
       const list = await admin.operators.list();
-      const lines = list.items.map((u) => `${u.email}  ${u.active ? 'active' : 'invited'}  ${u.createdAt}`);
+      const lines = list.items.map(
+        (u) => `${u.email}  ${u.role}  ${u.active ? 'active' : 'invited'}  ${u.createdAt}`,
+      );
       return { json: list, text: lines.join('\n') || 'no operators' };
     }),
   );

@@ -6,6 +6,7 @@ import { lazyPackage } from '../lib/lazy-package.ts';
 import { openGuardedKysely, type Stall } from './connection-guard.ts';
 import { type Listening, listenPglite, listenPostgres, type NotificationHandlers } from './notifications.ts';
 import { openPglite } from './pglite.ts';
+import { namePreparedStatements } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -25,7 +26,12 @@ export interface Db {
 }
 
 export type DbTarget =
-  | { url: string; poolSize?: number }
+  | {
+      url: string;
+      poolSize?: number;
+      /** Named prepared statements for the registered texts (prepared.ts); default true. */
+      preparedStatements?: boolean;
+    }
   | { pgliteDataDir?: string; pglite?: PGlite; sharedBuffers?: string };
 
 export interface DbOptions {
@@ -49,7 +55,9 @@ const INT8 = 20;
 const nodePostgres = lazyPackage<typeof pg>('pg');
 
 export async function openDatabase(target: DbTarget, options: DbOptions = {}): Promise<Db> {
-  if ('url' in target) return openPostgres(target.url, target.poolSize ?? 10, options);
+  if ('url' in target) {
+    return openPostgres(target.url, target.poolSize ?? 10, target.preparedStatements ?? true, options);
+  }
   const parsers = { [INT8]: (value: string) => Number(value) };
   const pglite =
     target.pglite ??
@@ -130,7 +138,7 @@ export function withDefaultUser(url: string, env: NodeJS.ProcessEnv = process.en
   return fragment === undefined ? joined : `${joined}#${fragment}`;
 }
 
-function openPostgres(url: string, poolSize: number, options: DbOptions): Db {
+function openPostgres(url: string, poolSize: number, prepared: boolean, options: DbOptions): Db {
   const pg = nodePostgres();
   const pool = new pg.Pool({
     connectionString: withDefaultUser(url),
@@ -163,6 +171,9 @@ function openPostgres(url: string, poolSize: number, options: DbOptions): Db {
       if (!guarded.has(client)) {
         guarded.add(client);
         client.on('error', () => undefined);
+        // the order path's and the outbox's fixed statements, parsed once per connection (prepared.ts);
+        // DATABASE_PREPARED_STATEMENTS=false behind a pooler that cannot keep them
+        if (prepared) namePreparedStatements(client);
       }
       return client;
     },

@@ -70,6 +70,11 @@ export const ERROR_CODES = {
     message: 'The credential is not authorized for this request.',
     fix: 'Use a credential whose scopes include the one this endpoint needs.',
   },
+  ROLE_NOT_ALLOWED: {
+    status: 403,
+    message: 'Your role does not allow this.',
+    fix: "Ask an owner of the account (in the console, an admin) for a role that does: docs/dashboard-and-console.md lists each role's rights.",
+  },
   INSUFFICIENT_BALANCE: {
     status: 403,
     message: 'The account balance is too low for the operation.',
@@ -106,6 +111,11 @@ export const ERROR_CODES = {
     fix: 'List the supported countries with GET /countries.',
   },
   ACCOUNT_NOT_FOUND: { status: 404, message: 'The account does not exist.', fix: 'Check the account id.' },
+  TRANSFER_ALREADY_DECIDED: {
+    status: 409,
+    message: 'The bank transfer was already confirmed or rejected.',
+    fix: 'Read the transfer again: its status, decidedAt and decidedBy say what happened. A transfer is decided once and funds the balance at most once.',
+  },
   METHOD_NOT_SUPPORTED: {
     status: 405,
     message: 'The HTTP method is not supported on this path.',
@@ -135,6 +145,11 @@ export const ERROR_CODES = {
     status: 422,
     message: 'The request fails business validation.',
     fix: 'Read the message; the request is well-formed but cannot be carried out.',
+  },
+  BANK_DETAILS_NOT_SET: {
+    status: 422,
+    message: "No bank details are set for the account's currency.",
+    fix: "The operator sets them (`airgift bank-details set`, or the console's Funding page); until then there is nowhere to send a transfer.",
   },
   OPERATOR_UNAVAILABLE_OR_CURRENTLY_INACTIVE: {
     status: 422,

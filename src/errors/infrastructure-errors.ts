@@ -1,7 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import { DATABASE_CLOSED } from '../db/connection-guard.ts';
 import { DatabaseConnectError } from '../db/database.ts';
-import { MOUNTS } from '../http/bases.ts';
 import { AppError } from './error-codes.ts';
 
 /**
@@ -12,7 +10,7 @@ import { AppError } from './error-codes.ts';
  * anything else; routes never catch these themselves.
  *
  * @example
- * const unavailable = unavailableError(error, request); // AppError (503) or null
+ * const unavailable = unavailableError(error, isPurchase); // AppError (503) or null
  * if (unavailable) return sendError(reply, unavailable, docsUrl);
  */
 
@@ -84,15 +82,14 @@ export function isInfrastructureError(error: unknown, depth = 0): boolean {
   return isInfrastructureError(e.cause, depth + 1);
 }
 
-/** The routes that take money: a failure there means the order or top-up was not taken. */
-const PURCHASES = new Set([`POST ${MOUNTS.giftcards}/orders`, `POST ${MOUNTS.topups}/topups`]);
-
-/** The 503 to answer for an infrastructure failure of `request`, or null for any other error. */
-export function unavailableError(error: unknown, request: FastifyRequest): AppError | null {
+/**
+ * The 503 to answer for an infrastructure failure, or null for any other error. `purchase`: the
+ * request would have taken money (an order, a top-up), so the answer says it was not taken.
+ */
+export function unavailableError(error: unknown, purchase: boolean): AppError | null {
   if (!isInfrastructureError(error)) return null;
   const headers = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
-  const route = `${request.method} ${request.routeOptions?.url ?? ''}`;
-  if (PURCHASES.has(route)) {
+  if (purchase) {
     return new AppError(
       'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT',
       'The transaction cannot be processed at the moment: the database is unavailable. Retry with the same customIdentifier.',

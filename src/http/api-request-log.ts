@@ -24,6 +24,8 @@ export interface ApiRequestEntry {
   status: number;
   latencyMs: number;
   requestId: string;
+  /** a successful request of a route that creates a transaction (`config.createsTransaction`): its id */
+  transactionId?: number;
   /** failed requests only: the parsed body and the answer, masked when written */
   requestBody?: unknown;
   responseBody?: string;
@@ -37,8 +39,17 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** the answer of a failed request, kept for its request log line */
     failedAnswer?: string;
+    /** the transaction a successful order request created, read from its answer */
+    createdTransaction?: number;
+  }
+  interface FastifyContextConfig {
+    /** The route creates a transaction whose id its answer's `transactionId` names (POST /orders, /topups). */
+    createsTransaction?: boolean;
   }
 }
+
+/** The answer's first `transactionId` (an order answer names its own first). */
+const TRANSACTION_ID = /"transactionId":(\d{1,15})[,}]/;
 
 /** Logs every answered request of the app's routes (a product base, the token endpoint) with a known caller. */
 export function installApiRequestLog(app: FastifyInstance, sink: ApiRequestSink, now: () => number) {
@@ -46,6 +57,9 @@ export function installApiRequestLog(app: FastifyInstance, sink: ApiRequestSink,
   app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode >= 400 && request.principal && typeof payload === 'string') {
       request.failedAnswer = payload;
+    } else if (request.routeOptions.config.createsTransaction && typeof payload === 'string') {
+      const id = TRANSACTION_ID.exec(payload);
+      if (id) request.createdTransaction = Number(id[1]);
     }
     done(null, payload);
   });
@@ -66,6 +80,7 @@ export function installApiRequestLog(app: FastifyInstance, sink: ApiRequestSink,
         status: reply.statusCode,
         latencyMs,
         requestId: request.id,
+        ...(request.createdTransaction ? { transactionId: request.createdTransaction } : {}),
         ...(failed ? { requestBody: request.body, responseBody: request.failedAnswer } : {}),
       });
     }

@@ -38,7 +38,8 @@ export const SHARED_MOUNT = '/_shared';
 const UNMATCHED_MOUNT = '/_unmatched';
 /** The paths of the shared mount: the error docs (page and stylesheet) and the two probes. */
 const SHARED_PATHS = ['/docs/errors', '/docs/errors.css', '/health', '/ready'];
-/** A gift card's redeem page, `/r/{token}`, answered on every host (modules/giftcards/delivery). */
+/** A gift card's redeem page, `/r/{token}`, answered on every host (modules/giftcards/delivery). The
+ * site root (`/`, and PUBLIC_URL's path) that no base owns answers the page of http/site-root.ts. */
 export const REDEEM_PATH = '/r/';
 
 export function basesFromConfig(config: Config): Base[] {
@@ -108,6 +109,13 @@ export function createBaseRouter(bases: Base[], options: { publicUrl?: string } 
         return { base: null, url: `${SHARED_MOUNT}${url.slice(publicPrefix.length)}` };
       }
       const base = match(hostHeader, path);
+      // the site root no base owns: the page for people (http/site-root.ts), not a 404
+      if (
+        !base &&
+        (path === '/' || (publicPrefix !== '' && (path === publicPrefix || path === `${publicPrefix}/`)))
+      ) {
+        return { base: null, url: `${SHARED_MOUNT}/${query}` };
+      }
       if (!base) return { base: null, url: `${UNMATCHED_MOUNT}${url}` };
       const rest = path.slice(base.prefix.length) || '/';
       return { base, url: `${base.mount}${rest}${query}` };

@@ -11,7 +11,7 @@ export function errorDocsPage(codes: Record<string, ErrorCodeInfo>): string {
   const rows = Object.entries(codes)
     .map(
       ([code, info]) =>
-        `<tr id="${code}"><th scope="row"><code>${code}</code></th><td>${info.status}</td><td>${inlineCode(info.message)}</td><td>${inlineCode(info.fix)}</td></tr>`,
+        `<tr id="${code}"><th scope="row"><code>${code}</code></th><td data-label="status">${info.status}</td><td data-label="meaning">${inlineCode(info.message)}</td><td data-label="what to do">${inlineCode(info.fix)}</td></tr>`,
     )
     .join('\n');
   return `<!doctype html>
@@ -22,7 +22,7 @@ export function errorDocsPage(codes: Record<string, ErrorCodeInfo>): string {
 <code>{timeStamp, message, infoLink, path, errorCode, details}</code>: <code>message</code> says what happened in
 this case, <code>details</code> names each field that is wrong, and <code>infoLink</code> points at the code's row
 below. The token service answers OAuth's <code>{error, error_description}</code> instead.</p>
-<table><caption>Error codes, their HTTP status, meaning and what to do</caption>
+<table class="codes"><caption>Error codes, their HTTP status, meaning and what to do</caption>
 <thead><tr><th scope="col">errorCode</th><th scope="col">status</th><th scope="col">meaning</th><th scope="col">what to do</th></tr></thead>
 <tbody>
 ${rows}

@@ -5,6 +5,10 @@ import { unavailableError } from '../errors/infrastructure-errors.ts';
 import { OAuthError } from '../errors/oauth-error.ts';
 import { maskSecrets } from '../lib/log-redaction.ts';
 import { formatDateTime } from '../lib/time-format.ts';
+import { MOUNTS } from './bases.ts';
+
+/** The routes that take money: a failure there means the order or top-up was not taken. */
+const PURCHASES = new Set([`POST ${MOUNTS.giftcards}/orders`, `POST ${MOUNTS.topups}/topups`]);
 
 /**
  * The one place where failures become responses. Domain errors (AppError) carry their code; Fastify's
@@ -134,7 +138,10 @@ export function installErrorHandling(
         .headers(error.headers)
         .send({ error: error.error, error_description: maskSecrets(error.message) });
     }
-    const unavailable = unavailableError(error, request);
+    const unavailable = unavailableError(
+      error,
+      PURCHASES.has(`${request.method} ${request.routeOptions?.url ?? ''}`),
+    );
     if (unavailable) {
       onUnavailable(error);
       if (request.base?.kind !== 'auth') return sendError(reply, unavailable, docsUrl);

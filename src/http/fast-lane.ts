@@ -1,8 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { FastifyBaseLogger } from 'fastify';
 import type { RateLimiter, RateLimitRule } from '../lib/rate-limiter.ts';
 import type { TokenService } from '../modules/auth/index.ts';
+import type { AccessLog } from './access-log.ts';
 import type { ApiRequestSink } from './api-request-log.ts';
 import type { BaseRouter } from './bases.ts';
 import { acceptable } from './media-types.ts';
@@ -27,8 +27,8 @@ import type { KeptAnswer, KeptAnswers } from './response-cache.ts';
  *   limiter shared through Redis, go the whole way so the 429 is answered by the usual code).
  * Anything else (a first request, an expired token, a bad header) takes the usual path and gets the
  * usual answer. The answer carries the headers the kept one was sent with, plus this request's id
- * and rate-limit headers; the request is counted in /metrics, logged like any other and given to
- * its account's request log (api-request-log.ts) like any other.
+ * and rate-limit headers; the request is counted in /metrics, given to its account's request log
+ * (api-request-log.ts) and gets its access line (access-log.ts) like any other.
  */
 export interface FastLaneDeps {
   bases: BaseRouter;
@@ -45,8 +45,8 @@ export interface FastLaneDeps {
   requestLog?: ApiRequestSink;
   /** The time the request log records (the services' clock), ms. */
   now?: () => number;
-  /** Fastify's logger (pino): the request log lines are written when it logs `info`. */
-  log: FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
+  /** The access log (access-log.ts): one line per answer, as for the answers Fastify sends. */
+  accessLog: AccessLog | null;
   /** With trusted proxies, a request carrying X-Forwarded-* headers is left to Fastify to interpret. */
   trustProxy: boolean;
 }
@@ -84,8 +84,6 @@ export function createFastLane(d: FastLaneDeps): FastLane {
     }
 
     const reqId = requestIdFor(headers['x-request-id']);
-    const logged = d.log.isLevelEnabled?.('info') ?? false;
-    if (logged) d.log.info({ reqId, req: logShape(req, url) }, 'incoming request');
     res.writeHead(200, {
       'x-request-id': reqId,
       ...limited,
@@ -108,22 +106,20 @@ export function createFastLane(d: FastLaneDeps): FastLane {
       latencyMs: seconds * 1000,
       requestId: reqId,
     });
-    if (logged) {
-      d.log.info({ reqId, res: { statusCode: 200 }, responseTime: seconds * 1000 }, 'request completed');
+    if (d.accessLog?.enabled()) {
+      d.accessLog.write({
+        reqId,
+        method: 'GET',
+        url: req.url ?? url,
+        host: headers.host,
+        statusCode: 200,
+        ms: seconds * 1000,
+        remoteAddress: req.socket.remoteAddress,
+        accountId: principal.accountId,
+        clientId: principal.clientId,
+      });
     }
     return true;
-  };
-}
-
-/** What the request log's serializer (request-log.ts) reads of a Fastify request. */
-function logShape(req: IncomingMessage, url: string) {
-  return {
-    method: req.method,
-    url,
-    originalUrl: req.url,
-    host: req.headers.host,
-    ip: req.socket.remoteAddress,
-    socket: req.socket,
   };
 }
 

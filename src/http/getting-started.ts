@@ -27,10 +27,10 @@ every other valid sandbox top-up succeeds at once.</p>
 <thead><tr><th scope="col">number ends in</th><th scope="col">outcome of <code>POST /topups</code></th></tr></thead><tbody>
 <tr><td>99990</td><td>PROCESSING, then SUCCESSFUL a few seconds later</td></tr>
 <tr><td>99991</td><td>PROCESSING, then REFUNDED</td></tr>
-<tr><td>99992</td><td>400 TOPUP_TRANSACTION_FAILED at once, the debit refunded</td></tr>
-<tr><td>99993</td><td>503 TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT, nothing recorded or debited</td></tr>
+<tr><td>99992</td><td>400 <code>TOPUP_TRANSACTION_FAILED</code> at once, the debit refunded</td></tr>
+<tr><td>99993</td><td>503 <code>TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT</code>, nothing recorded or debited</td></tr>
 </tbody></table>
-<p>Live top-ups need a fulfilment provider; a server without one answers 422 OPERATOR_NOT_IN_SERVICE and debits nothing.</p>`,
+<p>Live top-ups need a fulfilment provider; a server without one answers 422 <code>OPERATOR_NOT_IN_SERVICE</code> and debits nothing.</p>`,
 };
 
 const FIRST_CALL: Record<Product, { path: string; what: string; scopes: string }> = {
@@ -47,11 +47,14 @@ const FIRST_CALL: Record<Product, { path: string; what: string; scopes: string }
   },
 };
 
-export function gettingStartedPage(product: Product, bases: Base[], root: string): string {
+export function gettingStartedPage(product: Product, bases: Base[], root: string, caFile?: string): string {
   const own = bases.filter((b) => b.kind === product);
   const sandbox = own.find((b) => b.environment === 'sandbox') ?? own[0];
   const live = own.find((b) => b.environment === 'live');
   const auth = bases.find((b) => b.kind === 'auth');
+  const dashboard = bases.find((b) => b.kind === 'dashboard');
+  // the server's own development CA: curl must be told to trust it (README: Run it)
+  const cacert = caFile ? `--cacert ${/[\s'"]/.test(caFile) ? `'${caFile}'` : caFile} ` : '';
   const name = product === 'giftcards' ? 'gift card' : 'mobile top-up';
   const first = FIRST_CALL[product];
   // tabindex: a scrollable region must be reachable by keyboard.
@@ -61,22 +64,30 @@ export function gettingStartedPage(product: Product, bases: Base[], root: string
 <li><a href="#credentials">Get credentials</a></li><li><a href="#token">Get a token for this base</a></li>
 <li><a href="#first-call">Make a first call</a></li><li><a href="#sandbox">Test in the sandbox</a></li></ol>
 <h2 id="credentials">1. Credentials</h2>
-<p>The operator of this server creates your account and a credential (a <code>client_id</code> and a
-<code>client_secret</code>) for one environment, sandbox or live, with the scopes you may use: ${first.scopes}.
-On a fresh server, the first start prints sandbox credentials and writes them to <code>data/sandbox-credentials.json</code>;
-more are made with <code>npx airgift credentials create</code>.</p>
+<p>A credential is a <code>client_id</code> and a <code>client_secret</code> for one environment, sandbox or live,
+with the scopes you may use: ${first.scopes}. Create it yourself in the
+${dashboard ? `<a href="${escapeHtml(dashboard.url)}/#/credentials">dashboard</a>` : 'dashboard'} (Credentials: pick the
+environment and the scopes, then copy the secret, which is shown once); the operator of this server invites you
+to the dashboard when they create your account.</p>
+<p class="muted">Operators: the first start of a fresh server prints sandbox credentials and writes them to
+<code>data/sandbox-credentials.json</code>; <code>npx airgift credentials create</code> makes more from the server's
+command line.</p>
 <h2 id="token">2. A token, with its audience</h2>
 <p>Ask the token service for an access token. The <code>audience</code> is the base URL you will call: a token for
 <code>${escapeHtml(sandbox.url)}</code> works there only (${live ? `one for <code>${escapeHtml(live.url)}</code> needs a live credential` : 'one base per token'}).
-Keep the token until <code>expires_in</code> seconds have passed, then ask again.</p>
-${code(`curl -s ${auth?.url ?? ''}/oauth/token \\
+Keep the token until <code>expires_in</code> seconds have passed, then ask again.${
+    caFile
+      ? ` This server's certificate is signed by its own development CA, <code>${escapeHtml(caFile)}</code>: curl's <code>--cacert</code> trusts it (Node: <code>NODE_EXTRA_CA_CERTS</code>).`
+      : ''
+  }</p>
+${code(`curl -s ${cacert}${auth?.url ?? ''}/oauth/token \\
   -H 'Content-Type: application/json' \\
   -d '{"client_id":"<client_id>","client_secret":"<client_secret>","grant_type":"client_credentials","audience":"${sandbox.url}"}'`)}
 <p>The answer: <code>{"access_token":"eyJ…","scope":"…","expires_in":…,"token_type":"Bearer"}</code>. A wrong
 secret answers 401 <code>invalid_client</code>; an audience that is not a product base answers 400 <code>invalid_target</code>.</p>
 <h2 id="first-call">3. A first call</h2>
 <p>Send the token as a Bearer token; this lists ${first.what}:</p>
-${code(`curl -s '${sandbox.url}${first.path}' \\
+${code(`curl -s ${cacert}'${sandbox.url}${first.path}' \\
   -H 'Authorization: Bearer <access_token>' \\
   -H 'Accept: application/json'`)}
 <p>Errors answer <code>{timeStamp, message, infoLink, path, errorCode, details}</code>; <code>infoLink</code> leads to

@@ -6,7 +6,7 @@ import type { RecordedExample } from './openapi.ts';
 /**
  * The recorded example of each operation (`METHOD path` -> request and answer), written by
  * `npm run openapi:examples` from a real in-process app and committed next to this file. The
- * document shows them; `test/foundation/openapi-examples.test.ts` keeps them valid against the schemas.
+ * document shows them; `test/http/openapi-examples.test.ts` keeps them valid against the schemas.
  *
  * @example
  * loadRecordedExamples('giftcards')['GET /products/{productId}'].response.body.productId // 11

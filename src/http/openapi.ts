@@ -18,6 +18,8 @@ interface CollectedRoute {
   schema: Record<string, any>;
   scope: string | null | undefined;
   docs: boolean;
+  /** dashboard and console: the permission a user's role must grant (modules/web/permissions.ts) */
+  permission: string | undefined;
 }
 
 /** One operation's words in the document; the schemas come from the route itself. */
@@ -31,7 +33,7 @@ export interface OperationDocs {
    * Limits the service enforces (with the spec's own error codes) that the route's validation
    * schema leaves out on purpose: putting them there would answer a generic validation error
    * instead. They are written into the published document only (`applyLimits`), and
-   * test/foundation/openapi-limits.test.ts sends each limit and one past it to prove the service
+   * test/http/openapi-limits.test.ts sends each limit and one past it to prove the service
    * enforces exactly what is written.
    */
   limits?: FieldLimits | ((settings: DocSettings) => FieldLimits);
@@ -104,8 +106,10 @@ export function createOpenApiRegistry(app: FastifyInstance) {
   const routes: CollectedRoute[] = [];
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
-    const access = (route.config as { access?: { scope?: string | null; docs?: boolean } } | undefined)
-      ?.access;
+    const config = route.config as
+      | { access?: { scope?: string | null; docs?: boolean }; permission?: string }
+      | undefined;
+    const access = config?.access;
     for (const method of methods) {
       routes.push({
         method,
@@ -113,6 +117,7 @@ export function createOpenApiRegistry(app: FastifyInstance) {
         schema: (route.schema ?? {}) as Record<string, any>,
         scope: access?.scope,
         docs: access?.docs === true,
+        permission: access?.scope === null ? undefined : config?.permission,
       });
     }
   });
@@ -227,6 +232,7 @@ function sharedErrors(kind: BaseKind, route: CollectedRoute): ErrorCode[] {
     codes.push('AUTHENTICATION_FAILURE', 'TOKEN_EXPIRED', 'NOT_AUTHORIZED', 'MEDIA_TYPE_NOT_ACCEPTABLE');
     codes.push('RATE_LIMIT_REACHED');
   } else codes.push('AUTHENTICATION_FAILURE');
+  if (route.permission) codes.push('ROLE_NOT_ALLOWED');
   if (schema.params) codes.push('RESOURCE_NOT_FOUND');
   if (schema.body) codes.push('REQUEST_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   codes.push('INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE');
@@ -333,6 +339,8 @@ function operation(
     ...((docs?.description ?? schema.description) && {
       description: `${docs?.description ?? schema.description}${scope ? `\n\nScope: \`${scope}\`.` : ''}`,
     }),
+    // the role's permission it takes (the dashboard's and console's roles: docs/dashboard-and-console.md)
+    ...(route.permission && { 'x-permission': route.permission }),
     ...(docs?.tag && { tags: [docs.tag] }),
     ...(parameters.length > 0 && { parameters }),
     ...(schema.body && {
@@ -460,9 +468,11 @@ function describe(kind: BaseKind, docs?: ApiDocs): string {
     ...(docs ? [docs.description, ''] : []),
     "Errors answer the envelope `{timeStamp, message, infoLink, path, errorCode, details}` (the token service: OAuth's `{error, error_description}`); `infoLink` points at the error code's entry on the [error page](/docs/errors).",
     '',
-    '| errorCode | status | meaning | what to do |',
-    '|---|---|---|---|',
-    ...Object.entries(ERROR_CODES).map(([code, i]) => `| ${code} | ${i.status} | ${i.message} | ${i.fix} |`),
+    // a list, not a table: the introduction is a narrow column, where a four-column table was
+    // squeezed to a letter per line (issue 28)
+    ...Object.entries(ERROR_CODES).map(
+      ([code, i]) => `- **\`${code}\`** (${i.status}): ${i.message} *What to do:* ${i.fix}`,
+    ),
   ];
   if (kind === 'auth')
     lines.unshift(
@@ -477,6 +487,8 @@ export interface BaseDocs {
   kind: BaseKind;
   bases: Base[];
   options?: DocumentOptions;
+  /** The development CA's file, as the getting-started pages' curl lines pass it (`--cacert`). */
+  caFile?: string;
 }
 
 /**
@@ -487,5 +499,5 @@ export function docsRoutes(app: FastifyInstance, registry: OpenApiRegistry, base
   const config = { access: { scope: null, docs: true } };
   const document = () => registry.document(base.kind, base.bases, base.options);
   app.get('/openapi.json', { config }, async () => document());
-  referencePageRoutes(app, { kind: base.kind, bases: base.bases, document });
+  referencePageRoutes(app, { kind: base.kind, bases: base.bases, document, caFile: base.caFile });
 }

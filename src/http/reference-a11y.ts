@@ -20,7 +20,13 @@
  * - an operations list in a scrolling card cannot be reached by keyboard (its entries are anchors
  *   without href) (scrollable-region-focusable): the list becomes focusable (`tabindex="0"`).
  *
- * test/foundation/docs-browser.test.ts runs axe with no exemption on the page, and again with the
+ *
+ * And one that is not accessibility: the try-it's OAuth box has a "Metadata URL" row whose
+ * placeholder (`https://example.com/.well-known/…`) reads like a setting of this server, which
+ * publishes no OAuth metadata (the token URL is the row above it). An empty one is hidden (an inline
+ * style on its row; issue 28).
+ *
+ * test/http/docs-browser.test.ts runs axe with no exemption on the page, and again with the
  * try-it open after a real request, so a new Scalar version that brings another violation fails
  * there, and one that fixes these leaves this script doing nothing.
  */
@@ -81,12 +87,21 @@ export const REFERENCE_A11Y_JS = `(() => {
   function focusableLists() {
     for (const list of document.querySelectorAll('ul.endpoints:not([tabindex])')) list.setAttribute('tabindex', '0');
   }
+  function hideMetadataUrl() {
+    for (const label of document.querySelectorAll('label')) {
+      if (label.textContent.trim() !== 'Metadata URL') continue;
+      const row = label.closest('tr');
+      const editor = row && row.querySelector('[contenteditable="true"]');
+      if (row && editor && editor.textContent.trim() === '' && row.style.display !== 'none') row.style.display = 'none';
+    }
+  }
   let queued = false;
   function patch() {
     queued = false;
     labelEditors();
     nameButtons();
     focusableLists();
+    hideMetadataUrl();
   }
   new MutationObserver(() => {
     if (queued) return;

@@ -59,6 +59,8 @@ export interface ReferencePageDeps {
   kind: BaseKind;
   bases: Base[];
   document(): { info: { title: string } };
+  /** The development CA's file when the server uses it (getting started's `curl --cacert`). */
+  caFile?: string;
 }
 
 /** Allows this server's own assets; Scalar sets inline styles, so only styles allow 'unsafe-inline'. */
@@ -136,7 +138,7 @@ export function referencePageRoutes(app: FastifyInstance, deps: ReferencePageDep
   if (deps.kind === 'giftcards' || deps.kind === 'topups') {
     const product = deps.kind;
     app.get('/docs/getting-started', { config }, async (request, reply) =>
-      sendPage(reply, gettingStartedPage(product, deps.bases, publicRoot(request))),
+      sendPage(reply, gettingStartedPage(product, deps.bases, publicRoot(request), deps.caFile)),
     );
   }
 }

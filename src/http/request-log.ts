@@ -2,7 +2,8 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import { redactUrl } from '../lib/log-redaction.ts';
 
 /**
- * The logger options with a request serializer that logs the URL as the client sent it: the public
+ * The logger options with a request serializer (for the lines that carry a request: a 5xx Fastify's
+ * own error handler logs) that logs the URL as the client sent it: the public
  * path (`/admin/accounts`, `/giftcards-sandbox/products`) and host, not the internal mount the
  * request was rewritten to (`/_admin/accounts`), which no operator can look up anywhere; query
  * parameters named like secrets and anything shaped like a secret or a token in it censored
@@ -10,7 +11,8 @@ import { redactUrl } from '../lib/log-redaction.ts';
  *
  * @example
  * Fastify({ logger: withPublicRequestUrls({ level: 'info' }) });
- * // {"req":{"method":"GET","url":"/admin/accounts","host":"localhost:8443",...},"msg":"incoming request"}
+ * // {"req":{"method":"GET","url":"/admin/accounts","host":"localhost:8443",...},"msg":"..."}
+ * (A request's access line is built in access-log.ts, with the same URL.)
  */
 export function withPublicRequestUrls(
   logger: FastifyServerOptions['logger'] | undefined,

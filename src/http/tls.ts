@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type Forge from 'node-forge';
 import { lazyPackage } from '../lib/lazy-package.ts';
 
@@ -33,6 +33,22 @@ export const TLS_SERVER_OPTIONS = {
 
 /** Needed only to make a certificate, not at a restart that finds one. */
 const loadForge = lazyPackage<typeof Forge>('node-forge');
+
+/**
+ * Where the development CA is when the server makes its own certificate (TLS on, no TLS_CERT_FILE),
+ * as a reader would type it: relative to the working directory when inside it (`data/tls/ca.crt`,
+ * the README's), else absolute; undefined when the operator's certificate is served.
+ */
+export function developmentCaFile(config: {
+  tls: string;
+  tlsCertFile?: string;
+  dataDir: string;
+}): string | undefined {
+  if (config.tls !== 'on' || config.tlsCertFile !== undefined) return undefined;
+  const file = join(config.dataDir, 'tls', 'ca.crt');
+  const near = relative(process.cwd(), file);
+  return near.startsWith('..') || isAbsolute(near) ? file : near;
+}
 
 export interface TlsFiles {
   key: string;
@@ -105,8 +121,16 @@ function newKeyPair() {
   };
 }
 
-function serial() {
-  return `00${randomBytes(15).toString('hex')}`;
+/**
+ * A random 127-bit certificate serial as hex, written as DER wants a positive INTEGER: its first
+ * byte 0x01 to 0x7f, so no sign byte and no leading zero. (The older `00` + 15 random bytes was
+ * refused by OpenSSL, "illegal padding", whenever the first random byte was 0x00: one start in
+ * about 128 on a fresh data directory.)
+ */
+export function certificateSerial(): string {
+  const bytes = randomBytes(16);
+  bytes[0] = bytes[0] & 0x7f || 0x01;
+  return bytes.toString('hex');
 }
 
 function makeCa() {
@@ -114,7 +138,7 @@ function makeCa() {
   const pair = newKeyPair();
   const cert = forge.pki.createCertificate();
   cert.publicKey = pair.publicKey;
-  cert.serialNumber = serial();
+  cert.serialNumber = certificateSerial();
   cert.validity.notBefore = new Date(Date.now() - 60_000);
   cert.validity.notAfter = new Date(Date.now() + 10 * 365 * 86_400_000);
   const subject = [
@@ -138,7 +162,7 @@ function makeServerCert(caCertPem: string, caKeyPem: string, hosts: string[]) {
   const pair = newKeyPair();
   const cert = forge.pki.createCertificate();
   cert.publicKey = pair.publicKey;
-  cert.serialNumber = serial();
+  cert.serialNumber = certificateSerial();
   cert.validity.notBefore = new Date(Date.now() - 60_000);
   // Browsers refuse leaf certificates valid for more than 398 days.
   cert.validity.notAfter = new Date(Date.now() + 397 * 86_400_000);

@@ -13,7 +13,8 @@ export function csvCell(value: unknown): string {
       : typeof value === 'object'
         ? JSON.stringify(value)
         : String(value);
-  if (/^[=+\-@]/.test(text) && typeof value !== 'number') text = `'${text}`;
+  // a plain negative amount ("-5.00") is a number to a spreadsheet, never a formula
+  if (/^[=+\-@]/.test(text) && typeof value !== 'number' && !/^-\d+(\.\d+)?$/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

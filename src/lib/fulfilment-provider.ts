@@ -41,7 +41,12 @@ export interface FulfilmentProvider<Request, Order, Step> {
 export interface TransactionalFulfilmentProvider<Request, Order, Step, Trx> {
   /** `trx`: the order's transaction, when asked again from inside it (`reserve`). */
   accept(request: Request, trx?: Trx): void | Promise<void>;
-  reserve?(trx: Trx, order: Order): Promise<void>;
+  /**
+   * Takes what the order needs in its own transaction. Returns the step when what it took settles
+   * the order there and then (the stock's codes: SUCCESSFUL with its cards), which the order path
+   * applies in the same transaction; nothing when the order's first step is still to be taken.
+   */
+  reserve?(trx: Trx, order: Order): Promise<Step | undefined>;
   step(order: Order, now: Date, trx: Trx): Step | Promise<Step>;
   /**
    * True when this order's step calls out over the network (an upstream). Such a step never runs

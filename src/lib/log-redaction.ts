@@ -41,11 +41,11 @@ export const LOG_REDACTION = { paths: LOG_REDACT_PATHS, censor: '[redacted]' };
  * airgift's own secret formats: client secrets (`sk_test_…`, `sk_live_…`), access tokens (JWTs),
  * webhook signing secrets (`whsec_…`), and the token of a gift card's redeem link (`/r/<token>`).
  */
-const SECRET_SHAPES = [
-  /(?<=\/r\/)[A-Za-z0-9_-]{16,}/g,
-  /\bsk_(?:test|live)_[A-Za-z0-9_-]{8,}/g,
-  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
-  /\bwhsec_[A-Za-z0-9+/=_-]{8,}/g,
+const SECRET_SHAPES: Array<[marker: string, shape: RegExp, censored: string]> = [
+  ['/r/', /(\/r\/)[A-Za-z0-9_-]{16,}/g, '$1[redacted]'],
+  ['sk_', /\bsk_(?:test|live)_[A-Za-z0-9_-]{8,}/g, '[redacted]'],
+  ['eyJ', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, '[redacted]'],
+  ['whsec_', /\bwhsec_[A-Za-z0-9+/=_-]{8,}/g, '[redacted]'],
 ];
 
 /**
@@ -58,7 +58,10 @@ const SECRET_SHAPES = [
  */
 export function maskSecrets(text: string): string {
   let out = text;
-  for (const shape of SECRET_SHAPES) out = out.replace(shape, '[redacted]');
+  // Each shape is searched for only where its fixed start occurs: every log line passes through
+  // here, and a regular expression over a whole line costs microseconds, a substring search little.
+  for (const [marker, shape, censored] of SECRET_SHAPES)
+    if (out.includes(marker)) out = out.replace(shape, censored);
   return out;
 }
 
@@ -76,7 +79,7 @@ const SECRET_PARAMETER = /([?&][^=&#\s"]*(?:key|token|secret|password)[^=&#\s"]*
  * redactUrl('/admin/accounts?key=abc&limit=5'); // '/admin/accounts?key=[redacted]&limit=5'
  */
 export function redactUrl(url: string): string {
-  return maskSecrets(url.replace(SECRET_PARAMETER, '$1[redacted]'));
+  return maskSecrets(url.includes('=') ? url.replace(SECRET_PARAMETER, '$1[redacted]') : url);
 }
 
 /**
@@ -135,7 +138,7 @@ export function logRedaction(known: string[]) {
  * PINs, a stock import's codes file.
  */
 const SECRET_FIELD =
-  /secret|password|passphrase|token|authorization|api[-_]?key|adminkey|cardnumber|pincode|pindetail|^pin$|^code$|^codes$|^cards$|^csv$|^link$|^uri$/i;
+  /secret|password|passphrase|token|authorization|api[-_]?key|adminkey|cardnumber|pincode|pindetail|^pin$|^code$|^codes$|^recoverycodes$|^cards$|^csv$|^link$|^uri$/i;
 
 /**
  * A copy of a parsed JSON value (a request body, an answer) that can be stored: the value of every

@@ -65,3 +65,32 @@ export function roundToMinor(amount: Decimal, currency: string): Decimal {
 export function hasAtMostDecimals(amount: Decimal, places: number): boolean {
   return amount.decimalPlaces() <= places;
 }
+
+/**
+ * The exact decimal text with at least the currency's minor unit of decimals: "4.84" for
+ * 4.840000 USD, "500" for JPY, "4.8432" when the amount is finer than cents. Nothing is rounded:
+ * what exports write.
+ */
+export function exactMoneyText(amount: Decimal.Value, currency: string): string {
+  const d = dec(amount);
+  return d.toFixed(Math.max(minorUnitsOf(currency), d.decimalPlaces()));
+}
+
+/**
+ * The amount rounded half-up to the currency's minor unit, as plain text: "4.84" (USD), "500" (JPY),
+ * "1.250" (KWD). What e-mails and API views write.
+ */
+export function minorUnitText(amount: Decimal.Value, currency: string): string {
+  return dec(amount).toFixed(minorUnitsOf(currency));
+}
+
+/**
+ * An amount as people read it: rounded half-up to the currency's minor unit, thousands grouped,
+ * the code after it: "1,234.50 USD", "500 JPY", "1.250 KWD". What pages show.
+ */
+export function displayMoney(amount: Decimal.Value, currency: string): string {
+  const text = minorUnitText(amount, currency);
+  const [whole, fraction] = text.split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${grouped}${fraction === undefined ? '' : `.${fraction}`} ${currency}`;
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { MessagingTables } from '../modules/messaging/messaging-tables.ts';
+import type { MessagingTables } from '../modules/messaging/index.ts';
 
 /**
  * Leases on the rows that record background work (the worker's repository: its only SQL). A row is due when its due

@@ -14,6 +14,7 @@ export function messageDeliveryJob(
   leases: Leases,
   intervalMs: number,
 ): JobHandler<MessageRow & { id: number }> {
+  const recorded = new WeakSet<MessageRow>();
   return {
     name: 'message-delivery',
     intervalMs,
@@ -23,11 +24,14 @@ export function messageDeliveryJob(
     concurrency: 32,
     batchSize: 400,
     due: (now, limit) => leases.claim('messages', 'next_attempt_at', now, limit),
-    run: (message) => messaging.sender.attempt(message),
+    run: async (message) => {
+      if (await messaging.sender.attempt(message)) recorded.add(message);
+    },
+    // a recorded attempt ended its lease in the same UPDATE: one statement per message, not two
     release: (messages) =>
       leases.release(
         'messages',
-        messages.map((m) => m.id),
+        messages.filter((m) => !recorded.has(m)).map((m) => m.id),
       ),
   };
 }

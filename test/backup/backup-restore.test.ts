@@ -4,11 +4,11 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { AUDIENCES } from '../harness/client.ts';
 import { postgresForTests } from '../harness/server.ts';
-import { AUDIENCES, adminQuery, type ServerProcess, startServerProcess } from '../harness/server-process.ts';
+import { adminQuery, type ServerProcess, startServerProcess } from '../harness/server-process.ts';
 import { ADMIN_PG_URL, withDatabase } from '../harness/templates.ts';
 import {
-  adminCall,
   airgift,
   cliTo,
   GIFTCARDS,
@@ -64,7 +64,7 @@ async function restore(file: string, dataDir: string, databaseUrl = '') {
 }
 
 async function audit(server: ServerProcess) {
-  return (await adminCall(server, 'GET', '/ledger/audit')).discrepancies;
+  return (await server.admin.ok('GET', '/ledger/audit')).discrepancies;
 }
 
 describe('a PGlite installation: backup while orders arrive, restore into PGlite and PostgreSQL', () => {
@@ -122,9 +122,9 @@ describe('a PGlite installation: backup while orders arrive, restore into PGlite
       assert.deepEqual(a.body, b.body);
     }
     // and it is one moment: the balance shown equals the last ledger entry's balance after it
-    const account = await adminCall(restored, 'GET', `/accounts/${who.sandbox.accountId}`);
+    const account = await restored.admin.ok('GET', `/accounts/${who.sandbox.accountId}`);
     const [newest] = (
-      await adminCall(restored, 'GET', `/accounts/${who.sandbox.accountId}/ledger?environment=sandbox&size=1`)
+      await restored.admin.ok('GET', `/accounts/${who.sandbox.accountId}/ledger?environment=sandbox&size=1`)
     ).items;
     assert.equal(account.balances.sandbox.balance, newest.balanceAfter);
     await restored.cleanup();
@@ -139,20 +139,20 @@ describe('a PGlite installation: backup while orders arrive, restore into PGlite
       file = join(work, 'quiet.backup.gz');
       await airgift(cliTo(source), 'backup', '--out', file);
       expected = await snapshot(source, who);
-      chain = await adminCall(source, 'GET', '/audit/verify');
+      chain = await source.admin.ok('GET', '/audit/verify');
     });
 
     const sameInstallation = async (restored: ServerProcess) => {
       assert.deepEqual(await audit(restored), []);
       // the audit log came with its hash chain (issue 28): it holds, and goes on from the same head
-      const restoredChain = await adminCall(restored, 'GET', '/audit/verify');
+      const restoredChain = await restored.admin.ok('GET', '/audit/verify');
       assert.deepEqual(
         [restoredChain.ok, restoredChain.head],
         [true, chain.head],
         JSON.stringify(restoredChain),
       );
-      await adminCall(restored, 'PUT', '/fx-rates/EUR', { unitsPerUsd: '0.95' });
-      const onwards = await adminCall(restored, 'GET', '/audit/verify');
+      await restored.admin.ok('PUT', '/fx-rates/EUR', { unitsPerUsd: '0.95' });
+      const onwards = await restored.admin.ok('GET', '/audit/verify');
       assert.deepEqual([onwards.ok, onwards.lines], [true, chain.lines + 1]);
       assert.deepEqual(
         await snapshot(restored, who),
@@ -175,7 +175,7 @@ describe('a PGlite installation: backup while orders arrive, restore into PGlite
       );
       assert.equal(next.status, 200, next.text);
       assert.ok(next.body.transactionId > last, `id ${next.body.transactionId} after ${last}`);
-      const deliveries = await adminCall(restored, 'GET', `/webhooks/${who.endpointId}/deliveries?size=1`);
+      const deliveries = await restored.admin.ok('GET', `/webhooks/${who.endpointId}/deliveries?size=1`);
       assert.equal(
         deliveries.total,
         expected.deliveries.total + 1,

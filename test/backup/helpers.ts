@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ADMIN_KEY } from '../harness/server.ts';
-import { AUDIENCES, type ServerProcess, sleep } from '../harness/server-process.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
+import { ADMIN_KEY, AUDIENCES, CA_FILE } from '../harness/client.ts';
+import type { ServerProcess } from '../harness/server-process.ts';
+import { sleep } from '../harness/until.ts';
 
 /**
  * The backup suites' pieces: the `airgift` command as an operator runs it, an installation with a
@@ -33,15 +33,8 @@ export function cliTo(server: ServerProcess) {
   return {
     AIRGIFT_URL: server.url,
     AIRGIFT_ADMIN_KEY: ADMIN_KEY,
-    AIRGIFT_CA_FILE: join(CACHE_DIR, 'tls', 'ca.crt'),
+    AIRGIFT_CA_FILE: CA_FILE,
   };
-}
-
-const admin = { authorization: `Bearer ${ADMIN_KEY}` };
-export async function adminCall(server: ServerProcess, method: string, path: string, body?: unknown) {
-  const a = await server.http.call(method, `/admin${path}`, { headers: admin, body });
-  assert.ok(a.status === 200, `${method} ${path}: ${a.status} ${a.text}`);
-  return a.body;
 }
 
 export interface Installation {
@@ -59,15 +52,15 @@ export interface Installation {
  * filled by the orders' triggers) and a live account whose orders draw codes from the stock.
  */
 export async function populate(server: ServerProcess): Promise<Installation> {
-  const sandbox = await adminCall(server, 'POST', '/accounts', {
+  const sandbox = await server.admin.ok('POST', '/accounts', {
     name: 'Backed up',
     currency: 'USD',
     country: 'US',
     environment: 'sandbox',
     fund: 5000,
   });
-  await adminCall(server, 'POST', `/accounts/${sandbox.accountId}/credentials`, { environment: 'sandbox' });
-  const endpoint = await adminCall(server, 'POST', '/webhooks', {
+  await server.admin.ok('POST', `/accounts/${sandbox.accountId}/credentials`, { environment: 'sandbox' });
+  const endpoint = await server.admin.ok('POST', '/webhooks', {
     accountId: sandbox.accountId,
     environment: 'sandbox',
     url: 'https://hooks.example.com/airgift',
@@ -78,7 +71,7 @@ export async function populate(server: ServerProcess): Promise<Installation> {
   for (let i = 0; i < 4; i++) {
     await order(server, sandboxToken, topupToken, `seed-${i}`, i);
   }
-  const live = await adminCall(server, 'POST', '/accounts', {
+  const live = await server.admin.ok('POST', '/accounts', {
     name: 'Live stock',
     currency: 'USD',
     country: 'US',
@@ -86,10 +79,10 @@ export async function populate(server: ServerProcess): Promise<Installation> {
     fund: 1000,
   });
   const codes = Array.from({ length: 4 }, (_, i) => `60110009901394${20 + i},${123450 + i},10`);
-  await adminCall(server, 'POST', `/products/${AMAZON_US}/stock`, {
+  await server.admin.ok('POST', `/products/${AMAZON_US}/stock`, {
     csv: `cardNumber,pinCode,faceValue\n${codes.join('\n')}\n`,
   });
-  await adminCall(server, 'PUT', `/products/${AMAZON_US}/provider`, { provider: 'stock' });
+  await server.admin.ok('PUT', `/products/${AMAZON_US}/provider`, { provider: 'stock' });
   const liveToken = await tokenOf(server, live, AUDIENCES.giftcardsLive);
   for (let i = 0; i < 2; i++) {
     const a = await server.http.post(
@@ -211,26 +204,22 @@ export async function snapshot(server: ServerProcess, who: Installation) {
       who.liveToken,
       GIFTCARDS,
     );
-  const deliveries = await adminCall(server, 'GET', `/webhooks/${who.endpointId}/deliveries?size=200`);
+  const deliveries = await server.admin.ok('GET', `/webhooks/${who.endpointId}/deliveries?size=200`);
   return {
     accounts: [
-      await adminCall(server, 'GET', `/accounts/${who.sandbox.accountId}`),
-      await adminCall(server, 'GET', `/accounts/${who.live.accountId}`),
+      await server.admin.ok('GET', `/accounts/${who.sandbox.accountId}`),
+      await server.admin.ok('GET', `/accounts/${who.live.accountId}`),
     ],
     ledger: [
-      await adminCall(
-        server,
-        'GET',
-        `/accounts/${who.sandbox.accountId}/ledger?environment=sandbox&size=200`,
-      ),
-      await adminCall(server, 'GET', `/accounts/${who.live.accountId}/ledger?environment=live&size=200`),
+      await server.admin.ok('GET', `/accounts/${who.sandbox.accountId}/ledger?environment=sandbox&size=200`),
+      await server.admin.ok('GET', `/accounts/${who.live.accountId}/ledger?environment=live&size=200`),
     ],
     giftcards,
     liveOrders,
     topups: await get('/topups-sandbox/topups/reports/transactions?size=100', who.topupToken, TOPUPS),
     cards,
-    stock: (await adminCall(server, 'GET', '/stock')).items,
-    webhooks: (await adminCall(server, 'GET', '/webhooks')).items,
+    stock: (await server.admin.ok('GET', '/stock')).items,
+    webhooks: (await server.admin.ok('GET', '/webhooks')).items,
     deliveries: { total: deliveries.total, items: deliveries.items },
   };
 }

@@ -1,5 +1,6 @@
-import type { Answer } from '../harness/server.ts';
-import { AUDIENCES, type ServerProcess, sleep } from '../harness/server-process.ts';
+import { type Answer, AUDIENCES } from '../harness/client.ts';
+import type { ServerProcess } from '../harness/server-process.ts';
+import { sleep } from '../harness/until.ts';
 
 /**
  * The crash suite's clients: a mix of every sandbox outcome (gift card products 11-13, 21, 22

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
-import { AUDIENCES, type ServerProcess, sleep, startServerProcess } from '../harness/server-process.ts';
+import { AUDIENCES } from '../harness/client.ts';
+import { postgresForTests } from '../harness/server.ts';
+import { type ServerProcess, startServerProcess } from '../harness/server-process.ts';
+import { sleep } from '../harness/until.ts';
 import { startWebhookReceiver } from '../harness/webhook-receiver.ts';
 import { audit, unfinished } from './crash-audit.ts';
 import { type PlacedOrder, runLoad } from './crash-load.ts';
@@ -58,19 +60,19 @@ test(`crash suite: ${TOTAL} orders and top-ups, SIGKILLs at random moments`, {
   };
   const first = await startServerProcess(env);
   servers.push(first);
-  const admin = { authorization: `Bearer ${ADMIN_KEY}` };
   const accountId = first.credentials.accountId;
-  const added = await first.http.post(
-    '/admin/webhooks',
-    { accountId, environment: 'sandbox', url: receiver.url, events: ['*'] },
-    { headers: admin },
-  );
+  const added = await first.admin.call('POST', '/webhooks', {
+    accountId,
+    environment: 'sandbox',
+    url: receiver.url,
+    events: ['*'],
+  });
   assert.equal(added.status, 200, added.text);
-  const funded = await first.http.post(
-    `/admin/accounts/${accountId}/fund`,
-    { environment: 'sandbox', amount: String(TOTAL * 60), reason: 'crash suite' },
-    { headers: admin },
-  );
+  const funded = await first.admin.call('POST', `/accounts/${accountId}/fund`, {
+    environment: 'sandbox',
+    amount: String(TOTAL * 60),
+    reason: 'crash suite',
+  });
   assert.equal(funded.status, 200, funded.text);
   const tokens = {
     giftcards: await first.token(AUDIENCES.giftcardsSandbox),

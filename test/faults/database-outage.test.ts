@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { request } from 'undici';
-import type { Answer } from '../harness/server.ts';
+import { type Answer, AUDIENCES } from '../harness/client.ts';
 import { postgresForTests } from '../harness/server.ts';
 import {
-  AUDIENCES,
   cutDatabase,
   queryDatabase,
   restoreDatabase,
   type ServerProcess,
-  sleep,
   startServerProcess,
 } from '../harness/server-process.ts';
+import { sleep } from '../harness/until.ts';
 
 // The real server (src/main.ts in its own process) on PostgreSQL, whose database goes away for two
 // seconds (connections terminated, new ones refused) while 60 gift card orders and 60 top-ups are
@@ -214,7 +213,7 @@ test('an outage during 60 orders and 60 top-ups: 503s with Retry-After, each rec
             (SELECT count(*)::int FROM giftcard_transactions) + (SELECT count(*)::int FROM topup_transactions) AS transactions`,
   );
   assert.equal(entries.debits, entries.transactions, 'one debit per transaction, no more, no less');
-  const audit = await server.adminGet('/ledger/audit');
+  const audit = await server.admin.call('GET', '/ledger/audit');
   assert.equal(audit.status, 200);
   assert.deepEqual(audit.body.discrepancies, []);
 

@@ -3,9 +3,10 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import type { Answer } from '../harness/server.ts';
+import { type Answer, AUDIENCES } from '../harness/client.ts';
 import { postgresForTests } from '../harness/server.ts';
-import { AUDIENCES, type ServerProcess, sleep, startServerProcess } from '../harness/server-process.ts';
+import { type ServerProcess, startServerProcess } from '../harness/server-process.ts';
+import { sleep } from '../harness/until.ts';
 
 // Rate limits shared through Redis by two real server processes (src/main.ts) on one database, and
 // what a server does when its Redis stalls, comes back, and goes away: it keeps answering, counting

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import pg from 'pg';
+import { AUDIENCES } from '../harness/client.ts';
 import { postgresForTests } from '../harness/server.ts';
-import {
-  AUDIENCES,
-  queryDatabase,
-  type ServerProcess,
-  sleep,
-  startServerProcess,
-} from '../harness/server-process.ts';
+import { queryDatabase, type ServerProcess, startServerProcess } from '../harness/server-process.ts';
 import { ADMIN_PG_URL } from '../harness/templates.ts';
+import { sleep } from '../harness/until.ts';
 
 // SIGTERM to the real server process (src/main.ts): it drains, and it always ends, even when its
 // stdout reader goes away at the same moment or a request never finishes; a second signal ends it

@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { promisify } from 'node:util';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../harness/server.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
-import { giftcardClient, seed } from './helpers.ts';
+import { airgiftCli } from '../harness/cli.ts';
+import type { Caller } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
+import { seed } from './helpers.ts';
 
 // The operator manages the catalog (issue 3): import a catalog file, export it, (de)activate a
 // product, through the admin API and the airgift command. Ids and amount texts survive the trip.
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'airgift.mjs');
 
 const NEW_BRAND = {
   brandId: 990,
@@ -46,19 +43,12 @@ const NEW_PRODUCT = {
 
 describe('catalog administration', () => {
   let server: TestServer;
-  let client: Awaited<ReturnType<typeof giftcardClient>>;
-  let env: NodeJS.ProcessEnv;
-  const airgift = (...args: string[]) =>
-    run(process.execPath, [BIN, ...args], { env, maxBuffer: 64 * 1024 * 1024 });
+  let client: Caller;
+  let airgift: ReturnType<typeof airgiftCli>;
   before(async () => {
     server = await startTestServer();
-    client = await giftcardClient(server);
-    env = {
-      ...process.env,
-      AIRGIFT_URL: server.url,
-      AIRGIFT_ADMIN_KEY: ADMIN_KEY,
-      AIRGIFT_CA_FILE: join(CACHE_DIR, 'tls', 'ca.crt'),
-    };
+    client = await server.caller('giftcards');
+    airgift = airgiftCli(server.url);
   });
   after(() => server.close());
 

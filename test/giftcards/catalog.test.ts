@@ -1,36 +1,51 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertEvery, assertExactFields } from '../harness/fields.ts';
+import type { Caller } from '../harness/client.ts';
+import { assertEvery, assertExactFields, type FieldSpec } from '../harness/fields.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { assertProduct, D, giftcardClient, round, seed, seedRate } from './helpers.ts';
+import { assertProduct, D, round, seed, seedRate } from './helpers.ts';
 
 // giftcards.md endpoints #3–#13: every field of every resource, every filter, every error row.
 describe('gift card catalog', () => {
   let server: TestServer;
-  let usd: Awaited<ReturnType<typeof giftcardClient>>;
+  let usd: Caller;
   before(async () => {
     server = await startTestServer();
-    usd = await giftcardClient(server);
+    usd = await server.caller('giftcards');
   });
   after(() => server.close());
 
-  test('GET /accounts/balance: the Balance resource', async () => {
-    const answer = await usd.get('/accounts/balance');
+  /** `path` answered 200 with one object of exactly `fields` (named `what` in a failure): the object. */
+  async function resourceAt(path: string, fields: FieldSpec, what: string) {
+    const answer = await usd.get(path);
     assert.equal(answer.status, 200);
-    assertExactFields(
-      answer.body,
+    assertExactFields(answer.body, fields, what);
+    return answer.body;
+  }
+
+  /** `path` answered 200 with exactly `length` items, each of which `check` passes: the items. */
+  async function listOf(path: string, length: number, check: (item: any) => void, message?: string) {
+    const answer = await usd.get(path);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.length, length, message);
+    for (const item of answer.body) check(item);
+    return answer.body;
+  }
+
+  test('GET /accounts/balance: the Balance resource', async () => {
+    const balance = await resourceAt(
+      '/accounts/balance',
       { balance: 'number', currencyCode: 'string', currencyName: 'string', updatedAt: 'string' },
       'balance',
     );
-    assert.equal(answer.body.balance, 1000);
-    assert.match(answer.body.updatedAt, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    assert.equal(balance.balance, 1000);
+    assert.match(balance.updatedAt, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
   test('GET /product-categories lists every category as {id, name}', async () => {
-    const answer = await usd.get('/product-categories');
-    assert.equal(answer.status, 200);
-    assert.equal(answer.body.length, seed.categories.length);
-    for (const c of answer.body) assertExactFields(c, { id: 'integer', name: 'string' }, 'category');
+    await listOf('/product-categories', seed.categories.length, (c) =>
+      assertExactFields(c, { id: 'integer', name: 'string' }, 'category'),
+    );
   });
 
   test('GET /countries lists countries with every field; /countries/{code} is one object', async () => {
@@ -58,27 +73,22 @@ describe('gift card catalog', () => {
       [...names].sort((x: string, y: string) => x.localeCompare(y, 'en')),
     );
     assert.equal(names[0], 'Afghanistan');
-    const ng = await usd.get('/countries/ng');
-    assert.equal(ng.status, 200);
-    assertExactFields(ng.body, spec, 'NG');
-    assert.equal(ng.body.isoName, 'NG');
-    assert.equal(ng.body.currencyCode, 'NGN');
+    const ng = await resourceAt('/countries/ng', spec, 'NG');
+    assert.equal(ng.isoName, 'NG');
+    assert.equal(ng.currencyCode, 'NGN');
     const unknown = await usd.get('/countries/ZZ');
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.errorCode, 'RESOURCE_NOT_FOUND');
   });
 
   test('GET /products pages through ACTIVE products with every field', async () => {
-    const first = await usd.get('/products?size=50&page=1');
-    assert.equal(first.status, 200);
-    assert.equal(first.body.length, 50);
-    for (const p of first.body) {
+    const first = await listOf('/products?size=50&page=1', 50, (p) => {
       assertProduct(p);
       assert.equal(p.status, 'ACTIVE');
       assert.equal(p.senderCurrencyCode, 'USD');
-    }
+    });
     const second = await usd.get('/products?size=50&page=2');
-    assert.notEqual(second.body[0].productId, first.body[0].productId);
+    assert.notEqual(second.body[0].productId, first[0].productId);
     const defaults = await usd.get('/products');
     assert.equal(defaults.body.length, 200, 'default page size 200 (decisions §4)');
     const past = await usd.get('/products?size=1000&page=100');
@@ -141,7 +151,10 @@ describe('gift card catalog', () => {
       (x) => x.denominationType === 'RANGE' && x.recipientCurrencyCode === 'EUR',
     );
     for (const currency of ['JPY', 'KWD']) {
-      const client = await giftcardClient(server, { currency, country: currency === 'JPY' ? 'JP' : 'KW' });
+      const client = await server.caller('giftcards', 'sandbox', {
+        currency,
+        country: currency === 'JPY' ? 'JP' : 'KW',
+      });
       const fixed = await client.get('/products/1840');
       assert.equal(fixed.body.senderCurrencyCode, currency);
       const expected = seed.products
@@ -177,24 +190,23 @@ describe('gift card catalog', () => {
   });
 
   test('redeem instructions: per brand, and by product', async () => {
-    const list = await usd.get('/redeem-instructions');
-    assert.equal(list.status, 200);
-    assert.equal(list.body.length, seed.brands.length + 1, 'the seed brands and the sandbox test brand');
-    for (const r of list.body) {
-      assertExactFields(
-        r,
-        { brandId: 'integer', brandName: 'string', concise: 'string', verbose: 'string' },
-        'redeem',
-      );
-    }
-    const one = await usd.get('/products/1840/redeem-instructions');
-    assert.equal(one.status, 200);
-    assertExactFields(
-      one.body,
+    await listOf(
+      '/redeem-instructions',
+      seed.brands.length + 1,
+      (r) =>
+        assertExactFields(
+          r,
+          { brandId: 'integer', brandName: 'string', concise: 'string', verbose: 'string' },
+          'redeem',
+        ),
+      'the seed brands and the sandbox test brand',
+    );
+    const one = await resourceAt(
+      '/products/1840/redeem-instructions',
       { productId: 'integer', productName: 'string', concise: 'string', verbose: 'string' },
       'r',
     );
-    assert.equal(one.body.concise, seed.brands.find((b) => b.brandId === 1).concise);
+    assert.equal(one.concise, seed.brands.find((b) => b.brandId === 1).concise);
     const bad = await usd.get('/products/4/redeem-instructions');
     assert.equal(bad.status, 400);
   });
@@ -232,17 +244,14 @@ describe('gift card catalog', () => {
   });
 
   test('discounts: a paged array, and one object by product', async () => {
-    const list = await usd.get('/discounts?size=20&page=2');
-    assert.equal(list.status, 200);
-    assert.equal(list.body.length, 20);
-    for (const d of list.body) {
+    await listOf('/discounts?size=20&page=2', 20, (d) => {
       assertExactFields(d, { product: 'object', discountPercentage: 'number' }, 'discount');
       assertExactFields(
         d.product,
         { productId: 'integer', productName: 'string', countryCode: 'string', global: 'boolean' },
         'discount.product',
       );
-    }
+    });
     const one = await usd.get('/products/1840/discounts');
     assert.equal(one.status, 200);
     assert.equal(one.body.discountPercentage, 3.5);
@@ -252,7 +261,7 @@ describe('gift card catalog', () => {
   });
 
   test('the sandbox lists its test products; live does not, and live serves the same catalog', async () => {
-    const live = await giftcardClient(server, { environment: 'live' });
+    const live = await server.caller('giftcards', 'live');
     const sandboxIds = (await usd.get('/products?size=20')).body.map((p: any) => p.productId);
     assert.ok(sandboxIds.includes(11) && sandboxIds.includes(25));
     const liveList = (await live.get('/products?size=20')).body;

@@ -1,19 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import type { Caller } from '../harness/client.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { giftcardClient, seed } from './helpers.ts';
+import { seed } from './helpers.ts';
 
 // decisions §9: what Reloadly's SDKs send or read under other names, served as extra fields and
 // routes that leave the spec's own shapes unchanged (reloadly-sdk-java, java-sdk-giftcard).
 describe('gift card compatibility aliases', () => {
   let server: TestServer;
-  let client: Awaited<ReturnType<typeof giftcardClient>>;
+  let client: Caller;
   before(async () => {
     server = await startTestServer();
   });
   // every case has an account of its own: no case sees another's orders
   beforeEach(async () => {
-    client = await giftcardClient(server);
+    client = await server.caller('giftcards');
   });
   after(() => server.close());
 

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
-import { ADMIN_PG_URL, withDatabase } from '../harness/templates.ts';
-import { until } from '../harness/until.ts';
-import { giftcardClient } from './helpers.ts';
+import { retryAgainstTwin } from '../harness/twin-order.ts';
 
 // On PostgreSQL with real concurrency: the balance row lock and the customIdentifier unique index
 // decide, never a read-then-write race (issue 3 "Must show").
@@ -33,7 +30,7 @@ describe('gift card orders under concurrency (PostgreSQL)', async () => {
   test('100 concurrent orders on an account that can pay for 40: exactly 40 accepted', {
     skip: !available && 'PostgreSQL not reachable',
   }, async () => {
-    const client = await giftcardClient(server, { fund: '416.00' });
+    const client = await server.caller('giftcards', 'sandbox', { fund: '416.00' });
     const answers = await Promise.all(Array.from({ length: 100 }, () => client.post('/orders', ORDER)));
     const accepted = answers.filter((a) => a.status === 200);
     assert.equal(accepted.length, 40);
@@ -52,52 +49,25 @@ describe('gift card orders under concurrency (PostgreSQL)', async () => {
   test('a retry that waited for the account while its twin committed hears CUSTOM_IDENTIFIER_ALREADY_USED, not that the money is gone', {
     skip: !available && 'PostgreSQL not reachable',
   }, async () => {
-    const client = await giftcardClient(server, { fund: '20.80' });
+    const client = await server.caller('giftcards', 'sandbox', { fund: '20.80' });
     const accountId = client.account.accountId;
     const first = await client.post('/orders', { ...ORDER, customIdentifier: 'first' });
     assert.equal(first.status, 200, first.text);
     // The twin: another process's order with the same customIdentifier, in flight. Its transaction
     // holds the balance row and takes the rest of the money; it commits while the retry waits.
-    const { rows: named } = await sql<{ name: string }>`SELECT current_database() AS name`.execute(
-      server.db.kysely,
+    const answer = await retryAgainstTwin(
+      server,
+      {
+        product: 'giftcards',
+        accountId,
+        price: '10.40',
+        copyOf: first.body.transactionId,
+        columns: { custom_identifier: 'twin' },
+      },
+      () => client.post('/orders', { ...ORDER, customIdentifier: 'twin' }),
     );
-    const twin = new pg.Client({ connectionString: withDatabase(ADMIN_PG_URL, named[0].name) });
-    await twin.connect();
-    try {
-      await twin.query('BEGIN');
-      // an order as a process writes it: its row, the balance, and its ORDER_DEBIT entry (the ledger audit holds)
-      const { rows: twinIds } = await twin.query(`SELECT nextval('giftcard_transaction_ids') AS id`);
-      await twin.query(
-        `UPDATE balances SET balance = balance - 10.40 WHERE account_id = $1 AND environment = 'sandbox'`,
-        [accountId],
-      );
-      await twin.query(
-        `INSERT INTO ledger_entries
-           (account_id, environment, kind, amount, balance_after, currency_code, reason, product, transaction_id)
-         VALUES ($1, 'sandbox', 'ORDER_DEBIT', -10.40, 0, 'USD', 'the twin', 'giftcards', $2)`,
-        [accountId, twinIds[0].id],
-      );
-      await twin.query(
-        `INSERT INTO giftcard_transactions
-         SELECT (jsonb_populate_record(t, jsonb_build_object('id', $2::bigint, 'custom_identifier', 'twin'))).*
-         FROM giftcard_transactions t WHERE id = $1`,
-        [first.body.transactionId, twinIds[0].id],
-      );
-      const retry = client.post('/orders', { ...ORDER, customIdentifier: 'twin' });
-      // its customIdentifier was free when it looked; now it waits for the balance row
-      await until('the retry to wait for the balance row', async () => {
-        const { rows } = await twin.query(
-          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        );
-        return rows.length > 0;
-      });
-      await twin.query('COMMIT');
-      const answer = await retry;
-      assert.equal(answer.status, 400, answer.text);
-      assert.equal(answer.body.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED');
-    } finally {
-      await twin.end();
-    }
+    assert.equal(answer.status, 400, answer.text);
+    assert.equal(answer.body.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED');
     const state = await ledgerOf(accountId);
     assert.equal(Number(state.balance), 0);
     assert.equal(Number(state.orders), 2, 'the first and the twin');
@@ -107,7 +77,7 @@ describe('gift card orders under concurrency (PostgreSQL)', async () => {
   test('20 concurrent orders sharing one customIdentifier: exactly one transaction', {
     skip: !available && 'PostgreSQL not reachable',
   }, async () => {
-    const client = await giftcardClient(server, { fund: 1000 });
+    const client = await server.caller('giftcards', 'sandbox', { fund: 1000 });
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => client.post('/orders', { ...ORDER, customIdentifier: 'same-ref' })),
     );

@@ -9,7 +9,7 @@ import { createGiftcardOrders as createOrderService } from '../../src/modules/gi
 import { ordersRepository } from '../../src/modules/giftcards/orders/orders-repository.ts';
 import { createLeases, createWorker, giftcardFulfilmentJob } from '../../src/worker/index.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { D, giftcardClient } from './helpers.ts';
+import { D } from './helpers.ts';
 
 // An accepted order survives a provider that fails (or a process that stops) before its first step:
 // its next_check_at is in the database, and the poller's run takes it on once it is due.
@@ -21,7 +21,7 @@ describe('fulfilment durability', () => {
   after(() => server.close());
 
   test('a first step that fails leaves the order PENDING and paid; the poller finishes it later', async () => {
-    const client = await giftcardClient(server, { fund: 100 });
+    const client = await server.caller('giftcards', 'sandbox', { fund: 100 });
     const { ledger, accounts, fx, giftcards } = server.runtime.services;
     let down = true;
     const flaky: GiftcardProvider = {

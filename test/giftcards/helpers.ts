@@ -2,45 +2,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
-import { assertExactFields, type FieldSpec } from '../harness/fields.ts';
-import { AUDIENCES, type TestServer } from '../harness/server.ts';
+import { PRODUCT_ACCEPT } from '../harness/client.ts';
+import { assertExactFields, BALANCE_INFO_FIELDS, type FieldSpec } from '../harness/fields.ts';
 
 /**
- * Helpers of the gift card suites: a funded sandbox account with its token, typed field checks
+ * Helpers of the gift card suites (a caller is `server.caller('giftcards')`): typed field checks
  * against the spec's tables, and the seed files read directly (so expectations are computed
  * independently of the server's code).
  */
-export const ACCEPT = { accept: 'application/com.reloadly.giftcards-v1+json' };
-
-export async function giftcardClient(
-  server: TestServer,
-  account: {
-    currency?: string;
-    country?: string;
-    fund?: string | number;
-    environment?: 'live' | 'sandbox';
-  } = {},
-) {
-  const created = await server.admin.createAccount({
-    currency: 'USD',
-    country: 'US',
-    fund: 1000,
-    ...account,
-  });
-  const live = account.environment === 'live';
-  const token = await server.admin.token(
-    created,
-    live ? AUDIENCES.giftcardsLive : AUDIENCES.giftcardsSandbox,
-  );
-  const base = live ? '/giftcards' : '/giftcards-sandbox';
-  return {
-    account: created,
-    token,
-    get: (path: string) => server.http.get(`${base}${path}`, { token, headers: ACCEPT }),
-    post: (path: string, body: unknown) =>
-      server.http.post(`${base}${path}`, body, { token, headers: ACCEPT }),
-  };
-}
+export const ACCEPT = { accept: PRODUCT_ACCEPT.giftcards };
 
 export const PRODUCT_FIELDS: FieldSpec = {
   productId: 'integer',
@@ -128,18 +98,7 @@ export function assertTransaction(t: Record<string, any>) {
     { brandId: 'integer', brandName: 'string' },
     'transaction.product.brand',
   );
-  assertExactFields(
-    t.balanceInfo,
-    {
-      oldBalance: 'number',
-      newBalance: 'number',
-      cost: 'number',
-      currencyCode: 'string',
-      currencyName: 'string',
-      updatedAt: 'string',
-    },
-    'balanceInfo',
-  );
+  assertExactFields(t.balanceInfo, BALANCE_INFO_FIELDS, 'balanceInfo');
   assert.match(t.transactionCreatedTime, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   assert.match(t.balanceInfo.updatedAt, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import type { Caller } from '../harness/client.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { ACCEPT, giftcardClient } from './helpers.ts';
+import { ACCEPT } from './helpers.ts';
 
 // Every error row of giftcards.md and decisions §3/§5/§6 for orders, reports and cards, each with its
 // status and code, and nothing debited by a refused order.
@@ -9,13 +10,13 @@ const GOOD = { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Ada' };
 
 describe('gift card order errors', () => {
   let server: TestServer;
-  let client: Awaited<ReturnType<typeof giftcardClient>>;
+  let client: Caller;
   before(async () => {
     server = await startTestServer();
   });
   // every case has an account of its own: no case sees another's balance, orders or identifiers
   beforeEach(async () => {
-    client = await giftcardClient(server, { fund: 100 });
+    client = await server.caller('giftcards', 'sandbox', { fund: 100 });
   });
   after(() => server.close());
 
@@ -116,7 +117,7 @@ describe('gift card order errors', () => {
   });
 
   test('403: insufficient balance, inactive account, daily count and amount limits', async () => {
-    const poor = await giftcardClient(server, { fund: 5 });
+    const poor = await server.caller('giftcards', 'sandbox', { fund: 5 });
     const answer = await poor.post('/orders', GOOD);
     assert.equal(answer.status, 403);
     assert.equal(answer.body.errorCode, 'INSUFFICIENT_BALANCE');
@@ -128,7 +129,7 @@ describe('gift card order errors', () => {
     assert.ok(cost > 5, `the cost named (${cost}) is what the order needed`);
     assert.equal((await poor.get('/accounts/balance')).body.balance, 5);
 
-    const limited = await giftcardClient(server, { fund: 500 });
+    const limited = await server.caller('giftcards', 'sandbox', { fund: 500 });
     const id = limited.account.accountId;
     await server.admin.call('PATCH', `/accounts/${id}`, { dailyCountLimit: 1 });
     assert.equal((await limited.post('/orders', GOOD)).status, 200);
@@ -136,7 +137,7 @@ describe('gift card order errors', () => {
     assert.equal(count.status, 403, count.text);
     assert.equal(count.body.errorCode, 'MAX_DAILY_TRANSACTION_COUNT_REACHED');
 
-    const capped = await giftcardClient(server, { fund: 500 });
+    const capped = await server.caller('giftcards', 'sandbox', { fund: 500 });
     const cappedId = capped.account.accountId;
     await server.admin.call('PATCH', `/accounts/${cappedId}`, { dailyAmountLimit: '15' });
     assert.equal((await capped.post('/orders', GOOD)).status, 200);
@@ -144,7 +145,7 @@ describe('gift card order errors', () => {
     assert.equal(amount.status, 403, amount.text);
     assert.equal(amount.body.errorCode, 'MAX_DAILY_TRANSACTION_AMOUNT_REACHED');
 
-    const inactive = await giftcardClient(server, { fund: 500 });
+    const inactive = await server.caller('giftcards', 'sandbox', { fund: 500 });
     await server.admin.call('POST', `/accounts/${inactive.account.accountId}/deactivate`);
     const refusedInactive = await inactive.post('/orders', GOOD);
     assert.equal(refusedInactive.status, 403);
@@ -154,22 +155,12 @@ describe('gift card order errors', () => {
   });
 
   test('live: no provider, so an order is refused with 422 and nothing is debited', async () => {
-    const live = await giftcardClient(server, { environment: 'live', fund: 100 });
-    const answer = await live.post('/orders', {
-      productId: 1840,
-      quantity: 1,
-      unitPrice: 10,
-      senderName: 'Ada',
-    });
+    const live = await server.caller('giftcards', 'live', { fund: 100 });
+    const answer = await live.post('/orders', { ...GOOD, productId: 1840 });
     assert.equal(answer.status, 422);
     assert.equal(answer.body.errorCode, 'UNPROCCESSABLE_ENTITY');
     assert.equal((await live.get('/accounts/balance')).body.balance, 100);
-    const bad = await live.post('/orders', {
-      productId: 1840,
-      quantity: 1,
-      unitPrice: 11,
-      senderName: 'Ada',
-    });
+    const bad = await live.post('/orders', { ...GOOD, productId: 1840, unitPrice: 11 });
     assert.equal(bad.status, 400, 'body errors are still 400 on live');
   });
 
@@ -186,7 +177,7 @@ describe('gift card order errors', () => {
 
   test('reports and cards: another account, another environment or a bad id is 404', async () => {
     const mine = (await client.post('/orders', GOOD)).body.transactionId;
-    const other = await giftcardClient(server);
+    const other = await server.caller('giftcards');
     for (const path of [`/reports/transactions/${mine}`, `/orders/transactions/${mine}/cards`]) {
       const answer = await other.get(path);
       assert.equal(answer.status, 404, path);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { assertTransaction, D, giftcardClient, round, seed, seedRate } from './helpers.ts';
+import { assertTransaction, D, round, seed, seedRate } from './helpers.ts';
 
 // The order flow (issue 3 "Must show"): order -> transaction -> cards -> reports, with amount, fee,
 // discount, totalFee and balanceInfo checked against decisions §5, computed here independently.
@@ -51,7 +51,7 @@ describe('gift card orders', () => {
 
   for (const account of CASES) {
     test(`order -> transaction -> cards -> reports in ${account.currency}`, async () => {
-      const client = await giftcardClient(server, account);
+      const client = await server.caller('giftcards', 'sandbox', account);
       let balance = new D(account.fund);
       const ids: number[] = [];
       for (const o of ORDERS) {
@@ -124,7 +124,7 @@ describe('gift card orders', () => {
   }
 
   test('reports: customIdentifier, date range and paging filters', async () => {
-    const client = await giftcardClient(server);
+    const client = await server.caller('giftcards');
     const order = (customIdentifier: string) =>
       client.post('/orders', {
         productId: 11,

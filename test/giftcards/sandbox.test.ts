@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import type { Caller } from '../harness/client.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { D, giftcardClient } from './helpers.ts';
+import { D } from './helpers.ts';
 
 // The sandbox simulator's documented test values (README "Sandbox test values"), the state machine
 // of decisions §6, the durable poller, and the redeem codes: encrypted at rest, exact on the wire.
@@ -16,7 +17,7 @@ const order = (productId: number, extra: object = {}) => ({
 
 describe('sandbox fulfilment', () => {
   let server: TestServer;
-  let client: Awaited<ReturnType<typeof giftcardClient>>;
+  let client: Caller;
   // A failed step fails the test instead of waiting for the next run.
   const runDue = () =>
     server.runtime.services.worker.runDue((error) => {
@@ -30,7 +31,7 @@ describe('sandbox fulfilment', () => {
   });
   // every case has an account of its own: no case sees another's balance or orders
   beforeEach(async () => {
-    client = await giftcardClient(server, { fund: 1000 });
+    client = await server.caller('giftcards', 'sandbox', { fund: 1000 });
   });
   after(() => server.close());
 

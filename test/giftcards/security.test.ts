@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT } from 'jose';
-import { AUDIENCES, SIGNING_KEY, startTestServer, type TestServer } from '../harness/server.ts';
+import { AUDIENCES, SIGNING_KEY } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 import { ACCEPT } from './helpers.ts';
 
 // The shared security cases on every gift card route (styleguide habit 7): no token 401, a token of

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
-import { ACCEPT, assertProduct, giftcardClient } from './helpers.ts';
+import type { Caller } from '../harness/client.ts';
+import { AUDIENCES } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
+import { ACCEPT, assertProduct } from './helpers.ts';
 
 // Issue 27: an account's `shapes` setting. `service` answers the live service's shapes on the gift
 // card bases (docs/compatibility.md); `documented` (the default) answers the spec's, unchanged.
-type Client = Awaited<ReturnType<typeof giftcardClient>>;
+type Client = Caller;
 
 const WRAPPER_FIELDS = [
   'content',
@@ -34,8 +36,8 @@ describe('account shapes: service', () => {
 
   before(async () => {
     server = await startTestServer();
-    documented = await giftcardClient(server);
-    service = await giftcardClient(server);
+    documented = await server.caller('giftcards');
+    service = await server.caller('giftcards');
     const changed = await setShapes(service.account.accountId, 'service');
     assert.equal(changed.status, 200, changed.text);
     assert.equal(changed.body.shapes, 'service');
@@ -242,7 +244,7 @@ describe('account shapes: service', () => {
       assert.ok(!Array.isArray((await service.get('/discounts')).body));
     }
     // The switch is seen at once by the next request, answered from memory or not.
-    const switching = await giftcardClient(server);
+    const switching = await server.caller('giftcards');
     assert.ok(Array.isArray((await switching.get('/products?size=1')).body));
     assert.ok(Array.isArray((await switching.get('/products?size=1')).body));
     assert.equal((await setShapes(switching.account.accountId, 'service')).status, 200);

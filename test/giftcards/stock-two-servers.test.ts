@@ -1,51 +1,27 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
-import { accountOn, type ServerProcess, startDeployment } from '../harness/server-process.ts';
+import { test } from 'node:test';
+import { accountOn, deploymentForSuite } from '../harness/server-process.ts';
 
 // Issue 8: two real server processes (src/main.ts) of one deployment on one PostgreSQL database draw
 // from one code stock at the same time. No code is ever sold twice, every successful order holds
 // exactly its quantity of codes, the codes sold are exactly those of the successful orders, a refused
 // order pays nothing, and once the rush is over the stock sells to its last code.
-const pg = await postgresForTests();
+const suite = await deploymentForSuite(2);
 const PRODUCT = 1840; // Amazon US, FIXED, 10 USD among its denominations
 const CODES = 40;
 
-let servers: ServerProcess[] = [];
-
-/** One call through the server's own harness client (its answers checked against the OpenAPI documents). */
-const call = (
-  server: ServerProcess,
-  method: string,
-  path: string,
-  o: { token?: string; body?: unknown } = {},
-) => server.http.call(method, path, o);
-
-const adminCall = (server: ServerProcess, method: string, path: string, body?: unknown) =>
-  call(server, method, `/admin${path}`, { token: ADMIN_KEY, body });
-
-let deployment: Awaited<ReturnType<typeof startDeployment>> | undefined;
-
-before(async () => {
-  if (!pg) return;
-  deployment = await startDeployment(2);
-  servers = deployment.servers;
-});
-
-after(() => deployment?.stop());
-
 test('two server processes drawing from one stock never sell a code twice', {
-  skip: !pg && 'PostgreSQL not reachable',
+  skip: suite.skip,
 }, async () => {
-  const [a, b] = servers;
+  const [a, b] = suite.servers;
   const imported = Array.from({ length: CODES }, (_, i) => ({
     cardNumber: String(7000_0000_0000_0001n + BigInt(i) * 13n),
     pinCode: String(200000 + i),
   }));
   const csv = `cardNumber,pinCode,faceValue\n${imported.map((c) => `${c.cardNumber},${c.pinCode},10`).join('\n')}\n`;
-  assert.equal((await adminCall(a, 'POST', `/products/${PRODUCT}/stock`, { csv })).status, 200);
+  assert.equal((await a.admin.call('POST', `/products/${PRODUCT}/stock`, { csv })).status, 200);
   assert.equal(
-    (await adminCall(b, 'PUT', `/products/${PRODUCT}/provider`, { provider: 'stock' })).status,
+    (await b.admin.call('PUT', `/products/${PRODUCT}/provider`, { provider: 'stock' })).status,
     200,
   );
 
@@ -60,7 +36,7 @@ test('two server processes drawing from one stock never sell a code twice', {
   }));
   const answers = await Promise.all(
     orders.map((o, i) =>
-      call(o.server, 'POST', '/giftcards/orders', {
+      o.server.http.call('POST', '/giftcards/orders', {
         token: o.account.token,
         body: {
           productId: PRODUCT,
@@ -84,13 +60,9 @@ test('two server processes drawing from one stock never sell a code twice', {
   // Every card of every successful order, read through either server: distinct, all from the stock.
   const cardsOf = async (answer: (typeof sold)[number], i: number) => {
     const owner = orders[answers.indexOf(answer)].account;
-    const cards = await call(
-      i % 2 ? a : b,
-      'GET',
+    const cards = await (i % 2 ? a : b).http.get(
       `/giftcards/orders/transactions/${answer.body.transactionId}/cards`,
-      {
-        token: owner.token,
-      },
+      { token: owner.token },
     );
     assert.equal(cards.status, 200, cards.text);
     assert.equal(cards.body.length, answer.body.product.quantity);
@@ -101,7 +73,7 @@ test('two server processes drawing from one stock never sell a code twice', {
   const known = new Set(imported.map((c) => c.cardNumber));
   assert.ok(numbers.every((n) => known.has(n)));
   const stock = async () =>
-    (await adminCall(b, 'GET', `/stock?productId=${PRODUCT}`)).body.items.find(
+    (await b.admin.call('GET', `/stock?productId=${PRODUCT}`)).body.items.find(
       (l: any) => l.faceValue === 10,
     );
   const afterRush = await stock();
@@ -111,10 +83,11 @@ test('two server processes drawing from one stock never sell a code twice', {
   // After the rush the rest sells one by one to the last code, then the stock refuses.
   let more = 0;
   for (;;) {
-    const r = await call(more % 2 ? a : b, 'POST', '/giftcards/orders', {
-      token: accounts[0].token,
-      body: { productId: PRODUCT, quantity: 1, unitPrice: 10, senderName: 'Rest' },
-    });
+    const r = await (more % 2 ? a : b).http.post(
+      '/giftcards/orders',
+      { productId: PRODUCT, quantity: 1, unitPrice: 10, senderName: 'Rest' },
+      { token: accounts[0].token },
+    );
     if (r.status !== 200) {
       assert.equal(r.status, 422, r.text);
       break;
@@ -125,12 +98,12 @@ test('two server processes drawing from one stock never sell a code twice', {
   assert.deepEqual([(await stock()).available, (await stock()).sold], [0, CODES]);
 
   // Money: each account paid exactly its successful orders; every balance equals its ledger.
-  assert.deepEqual((await adminCall(a, 'GET', '/ledger/audit')).body.discrepancies, []);
+  await a.assertLedgerAudit({ balancesOnly: true });
   for (const account of accounts.slice(1)) {
     const paid = sold
       .filter((r) => orders[answers.indexOf(r)].account === account)
       .reduce((sum, r) => sum + Math.round(r.body.amount * 100), 0);
-    const shown = await adminCall(a, 'GET', `/accounts/${account.accountId}`);
+    const shown = await a.admin.call('GET', `/accounts/${account.accountId}`);
     assert.equal(Math.round((100_000 - shown.body.balances.live.balance) * 100), paid);
   }
 });

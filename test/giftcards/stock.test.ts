@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { promisify } from 'node:util';
-import { ADMIN_KEY, postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
-import { assertTransaction, giftcardClient } from './helpers.ts';
+import { airgiftCli } from '../harness/cli.ts';
+import type { Caller } from '../harness/client.ts';
+import { caPem } from '../harness/client.ts';
+import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
+import { assertTransaction } from './helpers.ts';
 
 // Issue 8, code stock: the operator loads codes (encrypted at rest), routes a live product to its
 // stock, and live orders draw those codes; exhaustion refuses with nothing debited, a pre-order waits
@@ -34,11 +34,10 @@ const route = (productId: number, provider: string) =>
   server.admin.call('PUT', `/products/${productId}/provider`, { provider });
 const stockOf = async (productId: number) =>
   (await server.admin.call('GET', `/stock?productId=${productId}`)).body.items as any[];
-const balanceOf = async (client: Awaited<ReturnType<typeof giftcardClient>>) =>
-  (await client.get('/accounts/balance')).body.balance as number;
+const balanceOf = async (client: Caller) => (await client.get('/accounts/balance')).body.balance as number;
 
 async function liveClient(fund = 10_000) {
-  return giftcardClient(server, { environment: 'live', fund });
+  return server.caller('giftcards', 'live', { fund });
 }
 
 for (const database of ['pglite', 'postgres'] as const) {
@@ -352,7 +351,7 @@ for (const database of ['pglite', 'postgres'] as const) {
       assert.equal((await route(99_999_999, 'stock')).status, 404);
       assert.equal((await route(AMAZON_US, 'elsewhere')).status, 400);
       // the sandbox is not routed: its simulator serves 1840 as always
-      const sandbox = await giftcardClient(server);
+      const sandbox = await server.caller('giftcards');
       const order = await sandbox.post('/orders', {
         productId: AMAZON_US,
         quantity: 1,
@@ -366,15 +365,8 @@ for (const database of ['pglite', 'postgres'] as const) {
     test('the airgift command: stock import, stock show, products provider', async () => {
       const dir = await mkdtemp(join(tmpdir(), 'airgift-stock-cli-'));
       const caFile = join(dir, 'ca.pem');
-      await writeFile(caFile, (await import('node:fs')).readFileSync(join(CACHE_DIR, 'tls', 'ca.crt')));
-      const env = {
-        ...process.env,
-        AIRGIFT_URL: server.url,
-        AIRGIFT_ADMIN_KEY: ADMIN_KEY,
-        AIRGIFT_CA_FILE: caFile,
-      };
-      const bin = join(import.meta.dirname, '..', '..', 'bin', 'airgift.mjs');
-      const airgift = (...args: string[]) => promisify(execFile)(process.execPath, [bin, ...args], { env });
+      await writeFile(caFile, caPem());
+      const airgift = airgiftCli(server.url, { caFile });
       const file = join(dir, 'codes.csv');
       await writeFile(file, csv(codes(2, 15).rows));
       const imported = JSON.parse(

@@ -1,22 +1,20 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { AppError } from '../../src/errors/error-codes.ts';
 import type { FulfilmentStep, OrderToFulfil } from '../../src/modules/giftcards/fulfilment/provider.ts';
 import { unconfiguredProvider } from '../../src/modules/giftcards/fulfilment/unconfigured-provider.ts';
 import { createUpstreamProvider } from '../../src/modules/giftcards/fulfilment/upstream-provider.ts';
+import { caPem } from '../harness/client.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { startTcpProxy, type TcpProxy } from '../harness/tcp-proxy.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
 
 // The gift card upstream provider step by step against a real airgift upstream's sandbox, whose
 // test products force the outcomes the live catalogue cannot reach yet (they are sandbox-only until
 // the catalogue sync): PROCESSING then SUCCESSFUL (21), FAILED then REFUNDED (24), REFUNDED (25), a
 // refusal (22 without preOrder: 422; a price not offered: 400). Also: an earlier attempt lost in a
 // crash (CUSTOM_IDENTIFIER_ALREADY_USED sends it to the reports), and an unreachable upstream.
-const CA = readFileSync(join(CACHE_DIR, 'tls', 'ca.crt'), 'utf8');
+const CA = caPem();
 
 let proxy: TcpProxy;
 let upstream: TestServer;

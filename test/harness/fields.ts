@@ -48,3 +48,27 @@ export function assertEvery<T>(list: readonly T[], check: (item: T) => boolean, 
   const failing = list.filter((item) => !check(item));
   assert.deepEqual(failing, [], `${what}: ${failing.length} of ${list.length} fail`);
 }
+
+/** `balanceInfo` of a gift card or top-up transaction: the same fields in both products. */
+export const BALANCE_INFO_FIELDS: FieldSpec = {
+  oldBalance: 'number',
+  newBalance: 'number',
+  cost: 'number',
+  currencyCode: 'string',
+  currencyName: 'string',
+  updatedAt: 'string',
+};
+
+/** The one error envelope (decisions §3): its six fields, the code, and the link to the code on the errors page. */
+export function assertErrorEnvelope(body: any, code: string): void {
+  assert.deepEqual(Object.keys(body).sort(), [
+    'details',
+    'errorCode',
+    'infoLink',
+    'message',
+    'path',
+    'timeStamp',
+  ]);
+  assert.equal(body.errorCode, code);
+  assert.ok(String(body.infoLink).endsWith(`/docs/errors#${code}`), `infoLink ${body.infoLink}`);
+}

@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { ADMIN_KEY, type Answer } from './server.ts';
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import { airgiftCli } from './cli.ts';
+import { type Answer, CA_FILE, PRODUCT_ACCEPT } from './client.ts';
+import { postgresForTests } from './server.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
-import { CACHE_DIR } from './templates.ts';
+import { until } from './until.ts';
 
 /**
  * Two real airgift processes, each on its own PostgreSQL database (or, `embedded`, its own PGlite in its
@@ -20,9 +21,6 @@ import { CACHE_DIR } from './templates.ts';
  * await pair.reseller.http.post('/giftcards/orders', body, { token: pair.liveToken });
  * await pair.stop();
  */
-export const CA_FILE = join(CACHE_DIR, 'tls', 'ca.crt');
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'airgift.mjs');
-const run = promisify(execFile);
 
 export interface ResellerPairOptions {
   product: 'giftcards' | 'topups';
@@ -51,8 +49,28 @@ export interface ResellerPair {
   liveToken: string;
   /** `airgift ...` against the reseller, with its admin key and the suite's CA. */
   airgift(...args: string[]): Promise<{ stdout: string; stderr: string }>;
-  /** The admin API of either process, with the admin key. */
-  admin(server: ServerProcess, method: string, path: string, body?: unknown): Promise<Answer>;
+  /** The upstream's transactions carrying the customIdentifier the reseller derives for its order `id`. */
+  atUpstreamFor(id: number): Promise<any[]>;
+  /** The reseller's balance at the upstream (its sandbox account there). */
+  upstreamBalance(): Promise<number>;
+  /** The live customer's balance at the reseller. */
+  resellerBalance(): Promise<number>;
+  /** The live customer's transaction of `customIdentifier` in the reseller's reports (undefined before it). */
+  resellerTransactionBy(customIdentifier: string): Promise<any>;
+  /** Takes the reseller's balance at the upstream down to `left` USD (an adjustment by the upstream's admin). */
+  drainUpstream(left: number): Promise<void>;
+  /** Funds the reseller's account at the upstream with `amount` USD. */
+  fundUpstream(amount: number): Promise<void>;
+  /** The product's upstream as the reseller's `airgift upstream show --json` shows it. */
+  upstreamShown(): Promise<any>;
+  /** Fails unless both processes' ledger audits find every balance equal to its entries. */
+  assertAudits(): Promise<void>;
+  /**
+   * The upstream killed (SIGKILL) once it holds the reseller's order `id` while the proxy holds its
+   * answer: `pending` (the reseller's call) then answers 200 PROCESSING, the outcome unknown; a new
+   * upstream process starts on the same database and the proxy lets answers through again.
+   */
+  killUpstreamMidOrder(id: number, pending: Promise<Answer>): Promise<ServerProcess>;
   /** Starts a new upstream process on the first one's database and DATA_DIR, and points the proxy at it. */
   restartUpstream(): Promise<ServerProcess>;
   /** Ends every process it started (by pid) and the proxy; drops their databases. */
@@ -96,38 +114,14 @@ export async function startResellerPair(options: ResellerPairOptions): Promise<R
   }
   proxy.setTarget(portOf(first));
 
-  const admin = (server: ServerProcess, method: string, path: string, body?: unknown) =>
-    server.http.call(method, `/admin${path}`, { token: ADMIN_KEY, body });
-  const must = <T extends { status: number; text: string }>(a: T, what: string): T => {
-    if (a.status !== 200) throw new Error(`${what}: ${a.status} ${a.text}`);
-    return a;
-  };
-  const airgift = (...args: string[]) =>
-    run(process.execPath, [BIN, ...args], {
-      env: {
-        ...process.env,
-        AIRGIFT_URL: reseller.url,
-        AIRGIFT_ADMIN_KEY: ADMIN_KEY,
-        AIRGIFT_CA_FILE: CA_FILE,
-      },
-    });
+  const airgift = airgiftCli(reseller.url);
   const account = (server: ServerProcess, environment: 'live' | 'sandbox', name: string) =>
-    admin(server, 'POST', '/accounts', {
-      name,
-      currency: 'USD',
-      country: 'US',
-      environment,
-      fund: 1000,
-    }).then((a) => must(a, `create the ${name}`).body);
-  const token = async (server: ServerProcess, clientId: string, clientSecret: string, audience: string) => {
-    const a = await server.http.post('/auth/oauth/token', {
-      client_id: clientId,
-      client_secret: clientSecret,
-      grant_type: 'client_credentials',
-      audience,
-    });
-    return must(a, `token for ${audience}`).body.access_token as string;
-  };
+    server.admin.createAccount({ name, environment });
+  const token = (
+    server: ServerProcess,
+    account: { clientId: string; clientSecret: string },
+    audience: string,
+  ) => server.admin.token(account, audience);
 
   try {
     const [upstreamSide, live] = await Promise.all([
@@ -140,28 +134,40 @@ export async function startResellerPair(options: ResellerPairOptions): Promise<R
           ...(options.setArgs ?? []),
           '--json',
         );
-        const upstreamToken = await token(
-          first,
-          atUpstream.clientId,
-          atUpstream.clientSecret,
-          `${upstreamBase}/${product}-sandbox`,
-        );
+        const upstreamToken = await token(first, atUpstream, `${upstreamBase}/${product}-sandbox`);
         return { atUpstream, upstreamToken, setOutput: JSON.parse(stdout) };
       })(),
       (async () => {
         const customer = await account(reseller, 'live', 'live customer');
-        const liveToken = await token(
-          reseller,
-          customer.clientId,
-          customer.clientSecret,
-          `https://localhost/${product}`,
-        );
+        const liveToken = await token(reseller, customer, `https://localhost/${product}`);
         return { liveAccountId: customer.accountId as number, liveToken };
       })(),
     ]);
+    const headers = { accept: PRODUCT_ACCEPT[product] };
+    const current = () => upstreams[upstreams.length - 1];
+    const upstreamGet = (path: string) =>
+      current().http.get(`/${product}-sandbox${path}`, { token: upstreamSide.upstreamToken, headers });
+    const resellerGet = (path: string) =>
+      reseller.http.get(`/${product}${path}`, { token: live.liveToken, headers });
+    // the product's transaction reports, by customIdentifier: top-ups' are paged in `content`
+    const reportsBy = async (get: typeof upstreamGet, customIdentifier: string) => {
+      const reports = product === 'topups' ? '/topups/reports/transactions' : '/reports/transactions';
+      const a = await get(`${reports}?customIdentifier=${customIdentifier}`);
+      assert.equal(a.status, 200, a.text);
+      return (product === 'topups' ? a.body.content : a.body) as any[];
+    };
+    const atUpstreamFor = (id: number) => reportsBy(upstreamGet, `ag-live-${id}`);
+    const upstreamBalance = async (): Promise<number> =>
+      (await upstreamGet('/accounts/balance')).body.balance;
+    const restartUpstream = async () => {
+      const next = await startServerProcess(upstreamEnv, first);
+      upstreams.push(next);
+      proxy.setTarget(portOf(next));
+      return next;
+    };
     return {
       get upstream() {
-        return upstreams[upstreams.length - 1];
+        return current();
       },
       reseller,
       proxy,
@@ -169,17 +175,131 @@ export async function startResellerPair(options: ResellerPairOptions): Promise<R
       ...upstreamSide,
       ...live,
       airgift,
-      admin,
-      async restartUpstream() {
-        const next = await startServerProcess(upstreamEnv, first);
-        upstreams.push(next);
-        proxy.setTarget(portOf(next));
+      atUpstreamFor,
+      upstreamBalance,
+      resellerBalance: async () => (await resellerGet('/accounts/balance')).body.balance,
+      resellerTransactionBy: async (customIdentifier) => (await reportsBy(resellerGet, customIdentifier))[0],
+      async drainUpstream(left) {
+        const drained = await current().admin.call(
+          'POST',
+          `/accounts/${upstreamSide.atUpstream.accountId}/adjust`,
+          {
+            environment: 'sandbox',
+            amount: -((await upstreamBalance()) - left),
+            reason: `test: leave ${left} USD`,
+          },
+        );
+        assert.equal(drained.status, 200, drained.text);
+      },
+      async fundUpstream(amount) {
+        const funded = await current().admin.call(
+          'POST',
+          `/accounts/${upstreamSide.atUpstream.accountId}/fund`,
+          {
+            environment: 'sandbox',
+            amount,
+            reason: 'test: funded again',
+          },
+        );
+        assert.equal(funded.status, 200, funded.text);
+      },
+      async upstreamShown() {
+        const { items } = JSON.parse((await airgift('upstream', 'show', '--json')).stdout);
+        return items.find((u: any) => u.product === product);
+      },
+      async assertAudits() {
+        await reseller.assertLedgerAudit({ balancesOnly: true, what: 'ledger audit of the reseller' });
+        await current().assertLedgerAudit({ balancesOnly: true, what: 'ledger audit of the upstream' });
+      },
+      async killUpstreamMidOrder(id, pending) {
+        await until('the upstream transaction', async () => (await atUpstreamFor(id)).length === 1);
+        current().child.kill('SIGKILL');
+        await current().exited;
+        const answered = await pending;
+        assert.equal(answered.status, 200, answered.text);
+        assert.equal(answered.body.status, 'PROCESSING', 'outcome unknown: kept PROCESSING');
+        const next = await restartUpstream();
+        proxy.resume();
         return next;
       },
+      restartUpstream,
       stop,
     };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/**
+ * A reseller pair for a whole test file: started before its tests when PostgreSQL is reachable, then
+ * `ready(pair)` (the suite takes what it keeps of it), stopped after them. `skip` is the tests' option.
+ *
+ * @example
+ * let reseller: ServerProcess;
+ * const { skip } = await resellerPairForSuite({ product: 'topups' }, (pair) => ({ reseller } = pair));
+ */
+export async function resellerPairForSuite(
+  options: ResellerPairOptions,
+  ready: (pair: ResellerPair) => void | Promise<void>,
+) {
+  const pg = await postgresForTests();
+  let pair: ResellerPair | undefined;
+  before(async () => {
+    if (!pg) return;
+    pair = await startResellerPair(options);
+    await ready(pair);
+  });
+  after(() => pair?.stop());
+  return { skip: !pg && 'PostgreSQL not reachable' };
+}
+
+/**
+ * A reseller order placed while the proxy holds everything (`stall('both')`): answered 200 PROCESSING
+ * once the reseller's UPSTREAM_TIMEOUT_SECONDS (2 in these suites) have passed. The proxy still holds:
+ * the suite resumes it when it has looked at the upstream.
+ */
+export async function placedWhileStalled(pair: ResellerPair, place: () => Promise<Answer>) {
+  pair.proxy.stall('both');
+  const started = Date.now();
+  const a = await place();
+  assert.equal(a.status, 200, a.text);
+  assert.equal(a.body.status, 'PROCESSING');
+  assert.ok(Date.now() - started >= 1900, 'answered after UPSTREAM_TIMEOUT_SECONDS');
+  return a;
+}
+
+/**
+ * Both products' case of an upstream whose balance runs out (drained to 1 USD): the reseller's order
+ * `place('broke-1')` is refused with 503 and refunded at once, the upstream took nothing, `airgift
+ * upstream show` flags the balance and the reseller's log warns of it; funded again, `place('broke-2')`
+ * succeeds and the flag clears. Both ledger audits hold.
+ */
+export async function upstreamBalanceRunsOut(
+  pair: ResellerPair,
+  place: (customIdentifier: string) => Promise<Answer>,
+) {
+  await pair.drainUpstream(1);
+  const resellerBefore = await pair.resellerBalance();
+
+  const refused = await place('broke-1');
+  assert.equal(refused.status, 503, refused.text);
+  assert.equal(refused.body.errorCode, 'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT');
+  const t = await pair.resellerTransactionBy('broke-1');
+  assert.equal(t.status, 'REFUNDED');
+  assert.equal(await pair.resellerBalance(), resellerBefore, 'nothing kept');
+  assert.equal((await pair.atUpstreamFor(t.transactionId)).length, 0, 'the upstream took nothing');
+  const shown = await pair.upstreamShown();
+  assert.equal(shown.health.insufficientBalance, true);
+  assert.equal(shown.balance.balance, 1);
+  const warning = new RegExp(`upstream ${shown.product}: the upstream's balance`);
+  await until('the warning in the log', async () => warning.test(pair.reseller.output()));
+
+  // funded again: the next order is taken and the flag clears
+  await pair.fundUpstream(500);
+  const ok = await place('broke-2');
+  assert.equal(ok.body.status, 'SUCCESSFUL', ok.text);
+  const again = await pair.upstreamShown();
+  assert.equal(again.health.insufficientBalance, false);
+  await pair.assertAudits();
 }

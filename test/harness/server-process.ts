@@ -1,19 +1,25 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { after, before } from 'node:test';
 import pg from 'pg';
 import { loadTls } from '../../src/http/tls.ts';
 import {
   ADMIN_KEY,
   AUDIENCES,
-  adminHelper,
+  CA_FILE,
+  caPem,
   createHttpClient,
-  type HttpClient,
+  type Server,
+  SIGNING_KEY,
+  serverApi,
   type TestAccount,
-} from './server.ts';
+} from './client.ts';
+import { postgresForTests } from './server.ts';
 import { ensureServerBundle } from './server-bundle.ts';
 import { ADMIN_PG_URL, CACHE_DIR, createPostgresDatabase } from './templates.ts';
+import { sleep } from './until.ts';
 
 /**
  * The real server as an operator runs it: the production bundle of `src/main.ts` (what `npm start`
@@ -23,12 +29,10 @@ import { ADMIN_PG_URL, CACHE_DIR, createPostgresDatabase } from './templates.ts'
  * killed, by its pid. TEST_SERVER=sources runs `src/main.ts` through tsx instead (no build step).
  */
 const ROOT = join(import.meta.dirname, '..', '..');
-const SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
 
-export interface ServerProcess {
-  url: string;
+/** Its `http`, `admin`, `caller` and `assertLedgerAudit` are the `Server` of client.ts, as in-process. */
+export interface ServerProcess extends Server {
   child: ChildProcess;
-  http: HttpClient;
   /** The database's name, for the outage helpers. */
   database: string;
   databaseUrl: string;
@@ -39,8 +43,8 @@ export interface ServerProcess {
   /** When and how the process ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
   credentials: { clientId: string; clientSecret: string; accountId: number };
+  /** A token of `credentials` (the bootstrap sandbox account) for `audience`. */
   token(audience: string): Promise<string>;
-  adminGet(path: string): Promise<{ status: number; body: any }>;
   /** Kills the process if it still runs (SIGKILL, by pid); the first server also drops the database and removes DATA_DIR. */
   cleanup(): Promise<void>;
 }
@@ -71,7 +75,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   // The suite's one development certificate, shared with the in-process harness (no RSA per start).
   await loadTls({ dataDir: CACHE_DIR, hosts: ['localhost'] });
-  const tlsDir = join(CACHE_DIR, 'tls');
+  const tlsDir = dirname(CA_FILE);
   const keep = { drop: async () => undefined };
   const database = sharing
     ? { url: sharing.databaseUrl, ...keep }
@@ -157,11 +161,12 @@ export async function startServerProcess(
   }
 
   const url = `https://127.0.0.1:${port}`;
-  const http = createHttpClient(url, await readFile(join(tlsDir, 'ca.crt'), 'utf8'));
+  const http = createHttpClient(url, caPem());
   const credentials =
     sharing?.credentials ??
     data.credentials ??
     (await readFile(join(dataDir, 'sandbox-credentials.json'), 'utf8').then(JSON.parse, () => null));
+  const api = serverApi(http);
   return {
     url,
     child,
@@ -172,17 +177,8 @@ export async function startServerProcess(
     exited,
     credentials,
     dataDir,
-    async token(audience) {
-      const a = await http.post('/auth/oauth/token', {
-        client_id: credentials.clientId,
-        client_secret: credentials.clientSecret,
-        grant_type: 'client_credentials',
-        audience,
-      });
-      if (a.status !== 200) throw new Error(`token: ${a.status} ${a.text}`);
-      return a.body.access_token;
-    },
-    adminGet: (path) => http.get(`/admin${path}`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }),
+    ...api,
+    token: (audience) => api.admin.token(credentials, audience),
     async cleanup() {
       await cleanup();
       // After the process is gone, so that no request of a failed test can hold the close up.
@@ -190,8 +186,6 @@ export async function startServerProcess(
     },
   };
 }
-
-export { AUDIENCES };
 
 /** Runs `statement` on the PostgreSQL server's maintenance database. */
 export async function adminQuery(statement: string, values: unknown[] = []) {
@@ -234,8 +228,6 @@ export async function queryDatabase<T extends pg.QueryResultRow>(
   }
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * `count` servers of one deployment: one database, one DATA_DIR (its keys: signing, card codes).
  * `stop()` ends them, the first last (its cleanup drops the shared database and DATA_DIR).
@@ -268,7 +260,7 @@ export async function accountOn(
     audience?: string;
   } = {},
 ): Promise<TestAccount & { token: string }> {
-  const admin = adminHelper(server.http);
+  const { admin } = server;
   const environment = o.environment ?? 'sandbox';
   const account = await admin.createAccount({
     name: o.name ?? 'Two servers',
@@ -279,4 +271,26 @@ export async function accountOn(
   const audience =
     o.audience ?? (environment === 'live' ? AUDIENCES.giftcardsLive : AUDIENCES.giftcardsSandbox);
   return { ...account, token: await admin.token(account, audience) };
+}
+
+/**
+ * A deployment of `count` servers for a whole test file: started before its tests when PostgreSQL is
+ * reachable (postgresForTests), stopped after them. `servers` fills in once started; `skip` is the
+ * tests' option (a reason when PostgreSQL is not there).
+ *
+ * @example
+ * const suite = await deploymentForSuite(2);
+ * test('...', { skip: suite.skip }, async () => { const [a, b] = suite.servers; ... });
+ */
+export async function deploymentForSuite(count = 2, env: Record<string, string> = {}) {
+  const pg = await postgresForTests();
+  const suite = { servers: [] as ServerProcess[], skip: !pg && 'PostgreSQL not reachable' };
+  let deployment: Awaited<ReturnType<typeof startDeployment>> | undefined;
+  before(async () => {
+    if (!pg) return;
+    deployment = await startDeployment(count, env);
+    suite.servers.push(...deployment.servers);
+  });
+  after(() => deployment?.stop());
+  return suite;
 }

@@ -1,4 +1,5 @@
-import type { Answer, TestServer } from './server.ts';
+import type { Answer } from './client.ts';
+import type { TestServer } from './server.ts';
 
 /**
  * A signed-in user of the dashboard (a customer of `accountId`) or of the console (an operator), made
@@ -48,3 +49,14 @@ export async function webSession(
       server.http.post(`${base}${path}`, body ?? {}, { headers: { cookie, 'x-csrf-token': csrfToken } }),
   };
 }
+
+/** `webSession` of a dashboard user of `accountId`: what most suites start their customer from. */
+export const dashboardSession = (
+  server: Pick<TestServer, 'admin' | 'http'>,
+  accountId: number,
+  email: string,
+) => webSession(server, { page: 'dashboard', accountId, email });
+
+/** `webSession` of a console operator. */
+export const consoleSession = (server: Pick<TestServer, 'admin' | 'http'>, email: string) =>
+  webSession(server, { page: 'console', email });

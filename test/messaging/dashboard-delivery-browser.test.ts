@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { hasChromium, launchBrowser, newContext, seriousViolations, signIn } from '../dashboard/browser.ts';
-import { giftcardClient } from '../giftcards/helpers.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import type { ServerProcess } from '../harness/server-process.ts';
+import { hasChromium, launchBrowser, newContext, seriousViolations, signIn } from '../web/browser.ts';
 import { type MailServer, startMailServer } from './mail-server.ts';
 
 // Issue 26, the dashboard: a gift card order's delivery log with Resend to a corrected address, the
@@ -35,7 +34,7 @@ describe('dashboard: delivery and branding', {
   });
 
   test('branding saved and previewed; the delivery log; Resend to a corrected address', async () => {
-    const client = await giftcardClient(server, { environment: 'live', fund: 1000 });
+    const client = await server.caller('giftcards', 'live', { fund: 1000 });
     const user = await server.runtime.services.web.users.createWithPassword(
       'customer',
       'shop@example.com',

@@ -1,21 +1,19 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { giftcardClient } from '../giftcards/helpers.ts';
+import type { Caller } from '../harness/client.ts';
+import { CA_FILE } from '../harness/client.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
 import { type MailServer, startMailServer } from './mail-server.ts';
+import { AMAZON_US, sellFromStock, stockOrder } from './stock-orders.ts';
 
 // Issue 26: GET|POST /orders/transactions/{transactionId}/deliveries on the gift card bases: the
 // delivery log (messages, statuses, reveals), a resend to a corrected address with a new link (the
 // old one dead), one resend per 30 s per order, another account's order a 404, sandbox messages
 // captured; the webhook events giftcard.delivery.sent and .failed.
-const AMAZON_US = 1840;
 let server: TestServer;
 let mail: MailServer;
 let receiver: WebhookReceiver;
-let serial = 9300_0000_0000_0000n;
 
 before(async () => {
   mail = await startMailServer();
@@ -23,14 +21,11 @@ before(async () => {
     env: {
       SMTP_URL: mail.url,
       WEBHOOKS_ALLOW_PRIVATE: 'true',
-      WEBHOOKS_CA_FILE: join(CACHE_DIR, 'tls', 'ca.crt'),
+      WEBHOOKS_CA_FILE: CA_FILE,
     },
   });
   receiver = await startWebhookReceiver({ now: () => server.clock.now().getTime() });
-  assert.equal(
-    (await server.admin.call('PUT', `/products/${AMAZON_US}/provider`, { provider: 'stock' })).status,
-    200,
-  );
+  await sellFromStock(server);
 });
 after(async () => {
   await server?.close();
@@ -38,20 +33,8 @@ after(async () => {
   await receiver?.close();
 });
 
-async function liveOrder(client: Awaited<ReturnType<typeof giftcardClient>>, body: Record<string, unknown>) {
-  serial += 23n;
-  const csv = `cardNumber,pinCode,faceValue\n${serial},123456,25\n`;
-  assert.equal((await server.admin.call('POST', `/products/${AMAZON_US}/stock`, { csv })).status, 200);
-  const placed = await client.post('/orders', {
-    productId: AMAZON_US,
-    quantity: 1,
-    unitPrice: 25,
-    senderName: 'Ada',
-    ...body,
-  });
-  assert.equal(placed.status, 200, placed.text);
-  return placed.body.transactionId as number;
-}
+const liveOrder = async (client: Caller, body: Record<string, unknown>) =>
+  (await stockOrder(server, client, body)).id;
 const linkTo = (address: string) =>
   mail.received
     .filter((r) => r.envelopeTo.includes(address))
@@ -60,7 +43,7 @@ const page = (path: string) => server.http.call('GET', path, { headers: { accept
 
 describe('deliveries API', () => {
   test('the log, a resend to a corrected address (new link, old one dead), 30 s between resends', async () => {
-    const client = await giftcardClient(server, { environment: 'live', fund: 1000 });
+    const client = await server.caller('giftcards', 'live', { fund: 1000 });
     const id = await liveOrder(client, { recipientEmail: 'typo@exmaple.org' });
     await server.runtime.services.worker.runDue();
     const log = await client.get(`/orders/transactions/${id}/deliveries`);
@@ -114,8 +97,8 @@ describe('deliveries API', () => {
   });
 
   test("another account's order is a 404; a phone cannot be added to an order placed without one", async () => {
-    const owner = await giftcardClient(server, { environment: 'live', fund: 1000 });
-    const other = await giftcardClient(server, { environment: 'live', fund: 1000 });
+    const owner = await server.caller('giftcards', 'live', { fund: 1000 });
+    const other = await server.caller('giftcards', 'live', { fund: 1000 });
     const id = await liveOrder(owner, { recipientEmail: 'mine@example.org' });
     assert.equal((await other.get(`/orders/transactions/${id}/deliveries`)).status, 404);
     assert.equal((await other.post(`/orders/transactions/${id}/deliveries`, {})).status, 404);
@@ -126,7 +109,7 @@ describe('deliveries API', () => {
   });
 
   test('sandbox: captured, shown by the API, with giftcard.delivery.sent and .failed webhooks', async () => {
-    const client = await giftcardClient(server);
+    const client = await server.caller('giftcards');
     const endpoint = await server.admin.call('POST', '/webhooks', {
       accountId: client.account.accountId,
       environment: 'sandbox',

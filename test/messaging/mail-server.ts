@@ -32,6 +32,9 @@ export async function startMailServer(
     secure: options.secure ?? false,
     ...(options.key && options.cert ? { key: options.key, cert: options.cert } : {}),
     logger: false,
+    // close() waits this long for senders to hang up (30 s by default): a server's pooled connection
+    // stays open until it is stopped, and a test should not wait on it
+    closeTimeout: 300,
     onRcptTo(_address, _session, callback) {
       if (refusal !== null) {
         refusedCount += 1;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { withMessagingTables } from '../../src/modules/messaging/index.ts';
-import { giftcardClient } from '../giftcards/helpers.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 
 // Issue 26: with no SMTP_URL / SMS_URL (the `npm start` default) messages are rendered and kept as
@@ -22,7 +21,7 @@ before(async () => {
 after(() => server?.close());
 
 test('no SMTP or SMS service: kept as not sent, shown in the console Outbox with the link masked', async () => {
-  const client = await giftcardClient(server, { environment: 'live', fund: 1000 });
+  const client = await server.caller('giftcards', 'live', { fund: 1000 });
   const order = (body: object) =>
     client.post('/orders', { productId: AMAZON_US, quantity: 1, unitPrice: 25, senderName: 'Ada', ...body });
   const byEmail = await order({ recipientEmail: 'kept@example.org' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { withMessagingTables } from '../../src/modules/messaging/index.ts';
-import { giftcardClient } from '../giftcards/helpers.ts';
+import { messagesTo } from '../harness/messages.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { type MailServer, startMailServer } from './mail-server.ts';
 import { type Smsc, startSmsc } from './smsc.ts';
@@ -104,17 +104,12 @@ describe('the platform e-mail', () => {
     await ask('forgot@example.com');
     await ask('forgot@example.com');
     await run();
-    const sent = await withMessagingTables(server.db.kysely)
-      .selectFrom('messages')
-      .select('id')
-      .where('kind', '=', 'web.password_reset')
-      .where('recipient', '=', 'forgot@example.com')
-      .execute();
+    const sent = await messagesTo(server, 'forgot@example.com', 'web.password_reset');
     assert.equal(sent.length, 3, 'at most 3 reset e-mails an hour');
   });
 
   test("balance.low e-mails the account's dashboard users once per crossing", async () => {
-    const client = await giftcardClient(server, { fund: 100 });
+    const client = await server.caller('giftcards', 'sandbox', { fund: 100 });
     const { accountId } = client.account;
     await server.runtime.services.web.users.createWithPassword('customer', 'owner@example.com', accountId);
     await server.runtime.services.web.users.invite(
@@ -165,7 +160,7 @@ describe('the platform e-mail', () => {
     await server.admin.call('POST', '/products/1840/stock', {
       csv: 'cardNumber,pinCode,faceValue\n9500000000000001,111111,25\n9500000000000002,111112,25\n',
     });
-    const client = await giftcardClient(server, { environment: 'live', fund: 100 });
+    const client = await server.caller('giftcards', 'live', { fund: 100 });
     const body = { productId: 1840, quantity: 1, unitPrice: 25, senderName: 'Ada <Lovelace>' };
     await client.post('/orders', {
       ...body,

@@ -5,55 +5,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { withMessagingTables } from '../../src/modules/messaging/index.ts';
-import { giftcardClient } from '../giftcards/helpers.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { type MailServer, startMailServer } from './mail-server.ts';
+import { messagesOfOrder, sellFromStock, stockOrder } from './stock-orders.ts';
 
 // Issue 26: a live order with recipientEmail e-mails its recipient through a real SMTP server
 // (smtp-server, read back with mailparser): headers, both parts, DKIM, the link and no code; the
 // redeem page reveals only on POST; a mail server refusing for a while delivers once in the end.
-const AMAZON_US = 1840;
 let server: TestServer;
 let mail: MailServer;
-let serial = 7000_0000_0000_0000n;
-
-function stockCsv(n: number, faceValue: number) {
-  const cards = Array.from({ length: n }, () => {
-    serial += 13n;
-    return { cardNumber: String(serial), pinCode: String(100000 + Number(serial % 900000n)) };
-  });
-  return {
-    cards,
-    csv: `cardNumber,pinCode,faceValue\n${cards.map((c) => `${c.cardNumber},${c.pinCode},${faceValue}`).join('\n')}\n`,
-  };
-}
 
 async function liveOrder(body: Record<string, unknown>) {
-  const client = await giftcardClient(server, { environment: 'live', fund: 10_000 });
-  const stock = stockCsv(1, 25);
-  assert.equal(
-    (await server.admin.call('POST', `/products/${AMAZON_US}/stock`, { csv: stock.csv })).status,
-    200,
-  );
-  const placed = await client.post('/orders', {
-    productId: AMAZON_US,
-    quantity: 1,
-    unitPrice: 25,
-    senderName: 'Ada <Lovelace>',
-    ...body,
-  });
-  assert.equal(placed.status, 200, placed.text);
-  assert.equal(placed.body.status, 'SUCCESSFUL');
-  return { client, id: placed.body.transactionId as number, card: stock.cards[0] };
+  const client = await server.caller('giftcards', 'live', { fund: 10_000 });
+  const order = await stockOrder(server, client, { senderName: 'Ada <Lovelace>', ...body });
+  assert.equal(order.placed.status, 'SUCCESSFUL');
+  return { client, ...order };
 }
 
-const messagesOf = (id: number) =>
-  withMessagingTables(server.db.kysely)
-    .selectFrom('messages')
-    .selectAll()
-    .where('transaction_id', '=', id)
-    .orderBy('id')
-    .execute();
+const messagesOf = (id: number) => messagesOfOrder(server, id);
 const mailsTo = (address: string) => mail.received.filter((r) => r.envelopeTo.includes(address));
 const linkIn = (text: string) => {
   const m = /https:\/\/localhost\/r\/([A-Za-z0-9_-]{32})/.exec(text);
@@ -90,10 +59,7 @@ before(async () => {
       SMTP_DKIM_KEY_FILE: keyFile,
     },
   });
-  assert.equal(
-    (await server.admin.call('PUT', `/products/${AMAZON_US}/provider`, { provider: 'stock' })).status,
-    200,
-  );
+  await sellFromStock(server);
 });
 
 after(async () => {
@@ -229,7 +195,7 @@ describe('the recipient e-mail', () => {
   });
 
   test('a sandbox order is captured, never sent; the bouncing sandbox address fails', async () => {
-    const client = await giftcardClient(server);
+    const client = await server.caller('giftcards');
     const order = (recipientEmail: string) =>
       client.post('/orders', {
         productId: 1840,

@@ -2,42 +2,29 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { withMessagingTables } from '../../src/modules/messaging/index.ts';
-import { hasChromium, launchBrowser, seriousViolations } from '../dashboard/browser.ts';
-import { giftcardClient } from '../giftcards/helpers.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
+import { hasChromium, launchBrowser, seriousViolations } from '../web/browser.ts';
 import { type MailServer, startMailServer } from './mail-server.ts';
 import { type Smsc, startSmsc } from './smsc.ts';
+import { AMAZON_US, stockOrder } from './stock-orders.ts';
 
 // Issue 26: the redeem page in Debian's Chromium, with JavaScript off as a recipient's locked-down
 // phone may have it: two visits reveal nothing, the button reveals once (recorded), the SMS-code
 // path, axe without serious violations, and no sideways scrolling at 390 px.
-const AMAZON_US = 1840;
 let server: TestServer;
 let mail: MailServer;
 let smsc: Smsc;
 let browser: Browser;
-let serial = 9100_0000_0000_0000n;
 
 async function liveOrder(body: Record<string, unknown>) {
-  const client = await giftcardClient(server, { environment: 'live', fund: 1000 });
-  serial += 19n;
-  const card = { cardNumber: String(serial), pinCode: String(100000 + Number(serial % 900000n)) };
-  const csv = `cardNumber,pinCode,faceValue\n${card.cardNumber},${card.pinCode},25\n`;
-  assert.equal((await server.admin.call('POST', `/products/${AMAZON_US}/stock`, { csv })).status, 200);
-  const placed = await client.post('/orders', {
-    productId: AMAZON_US,
-    quantity: 1,
-    unitPrice: 25,
-    senderName: 'Ada',
-    ...body,
-  });
-  assert.equal(placed.status, 200, placed.text);
+  const client = await server.caller('giftcards', 'live', { fund: 1000 });
+  const { id, card } = await stockOrder(server, client, body);
   await server.runtime.services.worker.runDue();
   const to = body.recipientEmail as string;
   const m = mail.received.find((r) => r.envelopeTo.includes(to));
   const path = /https:\/\/localhost(\/r\/[A-Za-z0-9_-]{32})/.exec(m?.mail.text ?? '')?.[1];
   assert.ok(path, 'the e-mail has the link');
-  return { id: placed.body.transactionId as number, card, path };
+  return { id, card, path };
 }
 
 const reveals = (id: number) =>

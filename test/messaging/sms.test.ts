@@ -1,48 +1,27 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { withMessagingTables } from '../../src/modules/messaging/index.ts';
 import { smsDriverFor } from '../../src/modules/messaging/transports/drivers.ts';
 import { smppTransport } from '../../src/modules/messaging/transports/smpp-transport.ts';
 import { smsParts } from '../../src/modules/messaging/transports/sms-parts.ts';
-import { giftcardClient } from '../giftcards/helpers.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { type MailServer, startMailServer } from './mail-server.ts';
 import { type Smsc, startSmsc } from './smsc.ts';
+import { messagesOfOrder, sellFromStock, stockOrder } from './stock-orders.ts';
 
 // Issue 26: text messages over SMPP 3.4 to a real SMSC (the smpp package's server): submit_sm's
 // destination and text, long texts concatenated with UDH, a refusal by command_status (permanent:
 // failed and the smsFee refunded; throttled: retried), and the redeem page's one-time code path.
-const AMAZON_US = 1840;
 const PHONE = { countryCode: 'US', phoneNumber: '+12025550123' };
 let server: TestServer;
 let smsc: Smsc;
 let mail: MailServer;
-let serial = 8000_0000_0000_0000n;
 
 async function liveOrder(body: Record<string, unknown>) {
-  const client = await giftcardClient(server, { environment: 'live', fund: 10_000 });
-  serial += 17n;
-  const card = { cardNumber: String(serial), pinCode: String(100000 + Number(serial % 900000n)) };
-  const csv = `cardNumber,pinCode,faceValue\n${card.cardNumber},${card.pinCode},25\n`;
-  assert.equal((await server.admin.call('POST', `/products/${AMAZON_US}/stock`, { csv })).status, 200);
-  const placed = await client.post('/orders', {
-    productId: AMAZON_US,
-    quantity: 1,
-    unitPrice: 25,
-    senderName: 'Ada',
-    ...body,
-  });
-  assert.equal(placed.status, 200, placed.text);
-  return { client, id: placed.body.transactionId as number, smsFee: placed.body.smsFee as number, card };
+  const client = await server.caller('giftcards', 'live', { fund: 10_000 });
+  return { client, ...(await stockOrder(server, client, body)) };
 }
 
-const messagesOf = (id: number) =>
-  withMessagingTables(server.db.kysely)
-    .selectFrom('messages')
-    .selectAll()
-    .where('transaction_id', '=', id)
-    .orderBy('id')
-    .execute();
+const messagesOf = (id: number) => messagesOfOrder(server, id);
 const refundsOf = (id: number) =>
   server.db.kysely
     .selectFrom('ledger_entries')
@@ -64,10 +43,7 @@ before(async () => {
   smsc = await startSmsc();
   mail = await startMailServer();
   server = await startTestServer({ env: { SMS_URL: smsc.url, SMS_FROM: 'GiftDesk', SMTP_URL: mail.url } });
-  assert.equal(
-    (await server.admin.call('PUT', `/products/${AMAZON_US}/provider`, { provider: 'stock' })).status,
-    200,
-  );
+  await sellFromStock(server);
 });
 
 after(async () => {
@@ -187,6 +163,44 @@ describe('SMS over SMPP', () => {
     } finally {
       smsc.refuse(null);
     }
+  });
+
+  test('delivery receipts: DELIVRD makes the SMS delivered; UNDELIV fails it and gives the smsFee back, once', async () => {
+    const delivered = await liveOrder({ recipientPhoneDetails: PHONE });
+    await server.runtime.services.worker.runDue();
+    const [sent] = await messagesOf(delivered.id);
+    assert.equal(sent.status, 'sent');
+    assert.equal(
+      await smsc.receipt(sent.provider_id ?? '', 'ENROUTE'),
+      0,
+      'a state not final is acknowledged',
+    );
+    assert.equal((await messagesOf(delivered.id))[0].status, 'sent', 'and changes nothing');
+    assert.equal(await smsc.receipt(sent.provider_id ?? '', 'DELIVRD'), 0);
+    assert.equal((await messagesOf(delivered.id))[0].status, 'delivered');
+    const deliveries = await delivered.client.get(`/orders/transactions/${delivered.id}/deliveries`);
+    assert.equal(deliveries.status, 200, deliveries.text);
+    assert.equal(JSON.stringify(deliveries.body).includes('"delivered"'), true, deliveries.text);
+
+    // an older SMSC: the receipt only in the text, with an error code
+    const undelivered = await liveOrder({ recipientPhoneDetails: PHONE });
+    await server.runtime.services.worker.runDue();
+    const [lost] = await messagesOf(undelivered.id);
+    assert.equal(await smsc.receipt(lost.provider_id ?? '', 'UNDELIV', { textOnly: true }), 0);
+    const [failed] = await messagesOf(undelivered.id);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.last_error, 'not delivered: the SMSC reported UNDELIV err:001');
+    // the SMSC repeating the receipt (it did not hear our answer) refunds nothing more
+    assert.equal(await smsc.receipt(lost.provider_id ?? '', 'UNDELIV'), 0);
+    const refunds = await refundsOf(undelivered.id);
+    assert.equal(refunds.length, 1);
+    assert.equal(Number(refunds[0].amount), undelivered.smsFee);
+    assert.match(
+      refunds[0].reason ?? '',
+      /SMS to the number ending 23 failed: not delivered: the SMSC reported UNDELIV/,
+    );
+    assert.equal((await refundsOf(delivered.id)).length, 0);
+    assert.deepEqual(await server.admin.audit(), [], 'balances and orders still agree with the ledger');
   });
 
   test('throttling (0x00000058) is retried, then sent', async () => {

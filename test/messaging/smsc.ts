@@ -25,6 +25,8 @@ export async function startSmsc(account = { systemId: 'airgift', password: 'secr
   const bindCommands: string[] = [];
   let enquireLinks = 0;
   let nextId = 1;
+  // the session each message id was submitted on: a receipt goes back on it
+  const sessionOf = new Map<string, any>();
   const server = smpp.createServer((session: any) => {
     session.on('error', () => undefined);
     const bind = (pdu: any) => {
@@ -56,7 +58,9 @@ export async function startSmsc(account = { systemId: 'airgift', password: 'secr
         udh: typeof sm === 'object' && sm.udh ? Buffer.concat(sm.udh) : null,
         dataCoding: pdu.data_coding,
       });
-      session.send(pdu.response({ message_id: `smsc-${nextId++}` }));
+      const id = `smsc-${nextId++}`;
+      sessionOf.set(id, session);
+      session.send(pdu.response({ message_id: id }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,6 +79,30 @@ export async function startSmsc(account = { systemId: 'airgift', password: 'secr
     },
     refuse(status: number | null) {
       refusal = status;
+    },
+    /**
+     * Sends the delivery receipt of message `id` (a deliver_sm with esm_class 0x04) on the session
+     * that submitted it, in the TLV form (receipted_message_id, message_state) or only as the text of
+     * SMPP 3.4's Appendix B (`textOnly`, as older SMSCs do); resolves with the command_status of
+     * airgift's deliver_sm_resp.
+     */
+    receipt(id: string, stat: 'DELIVRD' | 'UNDELIV' | 'EXPIRED' | 'ENROUTE', o: { textOnly?: boolean } = {}) {
+      const session = sessionOf.get(id);
+      if (!session) throw new Error(`no message ${id}`);
+      const states = { ENROUTE: 1, DELIVRD: 2, EXPIRED: 3, UNDELIV: 5 };
+      const text = `id:${id} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:2611261010 done date:2611261011 stat:${stat} err:${stat === 'UNDELIV' ? '001' : '000'} text:`;
+      return new Promise<number>((resolve) =>
+        session.deliver_sm(
+          {
+            source_addr: '12025550123',
+            destination_addr: 'GiftDesk',
+            esm_class: 0x04,
+            short_message: text,
+            ...(o.textOnly ? {} : { receipted_message_id: id, message_state: states[stat] }),
+          },
+          (resp: any) => resolve(resp.command_status),
+        ),
+      );
     },
     /** Drops every open session (the SMSC restarting). */
     dropSessions() {

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadTls } from '../../src/http/tls.ts';
 import { smtpTransport } from '../../src/modules/messaging/transports/smtp-transport.ts';
+import { caPem } from '../harness/client.ts';
 import { CACHE_DIR } from '../harness/templates.ts';
 import { type MailServer, startMailServer } from './mail-server.ts';
 
@@ -15,7 +14,7 @@ let ca: string;
 
 before(async () => {
   const tls = await loadTls({ dataDir: CACHE_DIR, hosts: ['localhost'] });
-  ca = await readFile(join(CACHE_DIR, 'tls', 'ca.crt'), 'utf8');
+  ca = caPem();
   starttls = await startMailServer({ starttls: true, key: tls.key, cert: tls.cert });
   implicit = await startMailServer({ secure: true, key: tls.key, cert: tls.cert });
 });

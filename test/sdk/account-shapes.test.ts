@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Admin, AirgiftError, GiftCards, toArray } from '../../sdk/src/index.ts';
-import { ADMIN_KEY } from '../harness/server.ts';
+import { ADMIN_KEY } from '../harness/client.ts';
 import { type SdkServer, sandboxOptions, startSdkServer } from './helpers.ts';
 
 /**

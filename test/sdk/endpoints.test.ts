@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { Admin, GiftCards, Topups } from '../../sdk/src/index.ts';
+import { describe, test } from 'node:test';
+import { Admin, GiftCards, type Topups } from '../../sdk/src/index.ts';
+import { ADMIN_KEY } from '../harness/client.ts';
 import { assertEvery } from '../harness/fields.ts';
-import { ADMIN_KEY } from '../harness/server.ts';
 import {
   contractChecked,
   type SdkServer,
   sandboxOptions,
-  startSdkServer,
+  sdkClientsForSuite,
   syntheticAnswer,
 } from './helpers.ts';
 
@@ -19,12 +19,7 @@ describe('SDK endpoints', () => {
   let giftcards: GiftCards;
   let topups: Topups;
 
-  before(async () => {
-    s = await startSdkServer();
-    giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
-    topups = new Topups(sandboxOptions(s.server, s.account, 'topups', s.fetch));
-  });
-  after(() => s.close());
+  sdkClientsForSuite((c) => ({ s, giftcards, topups } = c));
 
   test('gift cards: all 19 product endpoints', async () => {
     assert.equal((await giftcards.balance.get()).currencyCode, 'USD');

@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { AUDIENCES, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
-import { TEST_CA_FILE } from './helpers.ts';
+import { AUDIENCES, CA_FILE, type TestAccount } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 
 // The examples as a user runs them, each a child process pointed at a real test server through the
 // environment variables examples/README.md documents; their printed output is checked.
@@ -28,7 +28,7 @@ describe('examples', () => {
       AIRGIFT_PUBLIC_URL: 'https://localhost',
       AIRGIFT_CLIENT_ID: account.clientId,
       AIRGIFT_CLIENT_SECRET: account.clientSecret,
-      AIRGIFT_CA_FILE: TEST_CA_FILE,
+      AIRGIFT_CA_FILE: CA_FILE,
       ...extraEnv,
     };
     try {

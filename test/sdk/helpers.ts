@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { Agent, fetch as undiciFetch } from 'undici';
-import type { BaseUrlOptions, FetchInit, FetchLike, FetchResponse } from '../../sdk/src/index.ts';
+import {
+  type BaseUrlOptions,
+  type FetchInit,
+  type FetchLike,
+  type FetchResponse,
+  GiftCards,
+  Topups,
+} from '../../sdk/src/index.ts';
+import { AUDIENCES, CA_FILE, type TestAccount } from '../harness/client.ts';
 import { BASE_PREFIXES, baseOf, type ContractChecker, createContractChecker } from '../harness/contract.ts';
-import { AUDIENCES, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 
 /**
  * Pieces the SDK suites share: a fetch that trusts the test CA (the SDK itself only knows the
@@ -13,9 +20,8 @@ import { CACHE_DIR } from '../harness/templates.ts';
  */
 
 /** The development CA the test servers' certificates are signed with (made by the first server). */
-export const TEST_CA_FILE = join(CACHE_DIR, 'tls', 'ca.crt');
 
-export function tlsFetch(caFile = TEST_CA_FILE): FetchLike & { close(): Promise<void> } {
+export function tlsFetch(caFile = CA_FILE): FetchLike & { close(): Promise<void> } {
   const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, 'utf8') } });
   const raw = ((url: string, init: FetchInit) =>
     undiciFetch(url, { ...init, dispatcher } as Parameters<typeof undiciFetch>[1])) as FetchLike;
@@ -169,4 +175,29 @@ export async function startSdkServer(): Promise<SdkServer> {
       await server.close();
     },
   };
+}
+
+/** An SdkServer with a GiftCards and a Topups client on its sandbox bases. */
+export interface SdkClients {
+  s: SdkServer;
+  giftcards: GiftCards;
+  topups: Topups;
+}
+
+/**
+ * For a describe: an SdkServer and its two sandbox clients, started before its tests and handed to
+ * `ready` (the suite keeps what it uses), closed after them.
+ *
+ * @example
+ * let giftcards: GiftCards;
+ * sdkClientsForSuite((c) => ({ giftcards } = c));
+ */
+export function sdkClientsForSuite(ready: (clients: SdkClients) => void) {
+  let s: SdkServer | undefined;
+  before(async () => {
+    s = await startSdkServer();
+    const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
+    ready({ s, giftcards, topups: new Topups(sandboxOptions(s.server, s.account, 'topups', s.fetch)) });
+  });
+  after(() => s?.close());
 }

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { CA_FILE } from '../harness/client.ts';
 import { type ServerProcess, startServerProcess } from '../harness/server-process.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
 
 // The SDK installed the two ways its README gives, into scratch projects outside the repository,
 // with npm offline (the package has no runtime dependencies): `npm install <sdk folder>` (built by
@@ -17,7 +17,6 @@ import { CACHE_DIR } from '../harness/templates.ts';
 // exactly as written there, the tarball install a program of its own.
 const ROOT = join(import.meta.dirname, '..', '..');
 const SDK = join(ROOT, 'sdk');
-const CA_FILE = join(CACHE_DIR, 'tls', 'ca.crt');
 const exec = promisify(execFile);
 
 /** A port free right now, so that the server's PUBLIC_URL (its token audiences) can name it. */

@@ -105,6 +105,12 @@ const METHODS: Record<DocumentKind, Record<string, string>> = {
     'DELETE /webhooks/{endpointId}': 'Admin["webhooks"]["remove"]',
     'GET /webhooks/{endpointId}/deliveries': 'Admin["webhooks"]["deliveries"]',
     'POST /webhooks/deliveries/{deliveryId}/replay': 'Admin["webhooks"]["replay"]',
+    'GET /bank-details': 'Admin["funding"]["bankDetails"]',
+    'PUT /bank-details/{currencyCode}': 'Admin["funding"]["setBankDetails"]',
+    'DELETE /bank-details/{currencyCode}': 'Admin["funding"]["removeBankDetails"]',
+    'GET /funding/transfers': 'Admin["funding"]["transfers"]',
+    'POST /funding/transfers/{transferId}/confirm': 'Admin["funding"]["confirm"]',
+    'POST /funding/transfers/{transferId}/reject': 'Admin["funding"]["reject"]',
   },
 };
 

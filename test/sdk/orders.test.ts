@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { AirgiftError, type FetchLike, GiftCards, Topups } from '../../sdk/src/index.ts';
-import { AUDIENCES } from '../harness/server.ts';
+import { AUDIENCES } from '../harness/client.ts';
 import { recordingFetch, recordingSleep, type SdkServer, sandboxOptions, startSdkServer } from './helpers.ts';
 
 // Orders through the SDK against a real server: a retried order whose first answer was lost is
@@ -96,16 +96,17 @@ describe('SDK orders', () => {
     assert.equal(error.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED');
   });
 
-  test('card codes of 16 digits arrive exactly as the s.server wrote them', async () => {
+  /** An order of `quantity` cards through the SDK, and the cards it reads back (as many as ordered). */
+  async function orderCards(productId: number, quantity: number, unitPrice: number) {
     const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
-    const order = await giftcards.orders.create({
-      productId: 11,
-      quantity: 5,
-      unitPrice: 25,
-      senderName: 'SDK test',
-    });
+    const order = await giftcards.orders.create({ productId, quantity, unitPrice, senderName: 'SDK test' });
     const cards = await giftcards.orders.cards(order.transactionId);
-    assert.equal(cards.length, 5);
+    assert.equal(cards.length, quantity);
+    return { order, cards };
+  }
+
+  test('card codes of 16 digits arrive exactly as the server wrote them', async () => {
+    const { order, cards } = await orderCards(11, 5, 25);
     const token = await s.server.admin.token(s.account, AUDIENCES.giftcardsSandbox);
     const raw = await s.server.http.get(
       `/giftcards-sandbox/orders/transactions/${order.transactionId}/cards`,
@@ -126,16 +127,8 @@ describe('SDK orders', () => {
     }
   });
 
-  test('codes that are not all digits pass through as the strings the s.server sent', async () => {
-    const giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
-    const order = await giftcards.orders.create({
-      productId: 13,
-      quantity: 2,
-      unitPrice: 10,
-      senderName: 'SDK test',
-    });
-    const cards = await giftcards.orders.cards(order.transactionId);
-    assert.equal(cards.length, 2);
+  test('codes that are not all digits pass through as the strings the server sent', async () => {
+    const { cards } = await orderCards(13, 2, 10);
     for (const card of cards) {
       assert.match(card.cardNumber, /^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
       assert.match(card.pinCode, /^[a-z0-9]{6}$/);
@@ -168,7 +161,7 @@ describe('SDK orders', () => {
     assert.equal(await balance(), Math.round((before - sent.balanceInfo.cost) * 100) / 100);
   });
 
-  test('a top-up the s.server cannot process now (503) is retried with its customIdentifier, then reported', async () => {
+  test('a top-up the server cannot process now (503) is retried with its customIdentifier, then reported', async () => {
     const recorder = recordingFetch(s.fetch);
     const sleep = recordingSleep();
     const topups = new Topups({

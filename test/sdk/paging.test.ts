@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Admin, GiftCards, Topups, toArray } from '../../sdk/src/index.ts';
-import { ADMIN_KEY } from '../harness/server.ts';
+import { ADMIN_KEY } from '../harness/client.ts';
 import { recordingFetch, type SdkServer, sandboxOptions, startSdkServer } from './helpers.ts';
 
 // The async iterators walk every page of a list: bare arrays (gift cards, admin) until a short

@@ -12,7 +12,7 @@ import {
   SERVER_ERROR_CODES,
   Topups,
 } from '../../sdk/src/index.ts';
-import { ADMIN_KEY } from '../harness/server.ts';
+import { ADMIN_KEY } from '../harness/client.ts';
 import { recordingFetch, recordingSleep, type SdkServer, sandboxOptions, startSdkServer } from './helpers.ts';
 
 // Per-call options (signal, timeout, headers, attempts), errors that name what went wrong on the

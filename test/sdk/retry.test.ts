@@ -9,7 +9,8 @@ import {
   retryPolicy,
   Topups,
 } from '../../sdk/src/index.ts';
-import { startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
+import type { TestAccount } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 import {
   envelope,
   recordingFetch,

@@ -1,26 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import {
-  type Balance,
-  type Category,
-  type Commission,
-  type Country,
-  type Discount,
-  type GiftCardFxRate,
+import { describe, test } from 'node:test';
+import type {
+  Balance,
+  Category,
+  Commission,
+  Country,
+  Discount,
+  GiftCardFxRate,
   GiftCards,
-  type GiftCardTransaction,
-  type Operator,
-  type Page,
-  type Product,
-  type ProductRedeemInstruction,
-  type Promotion,
-  type TopupCountry,
-  type TopupFxRate,
+  GiftCardTransaction,
+  Operator,
+  Page,
+  Product,
+  ProductRedeemInstruction,
+  Promotion,
+  TopupCountry,
+  TopupFxRate,
   Topups,
-  type TopupTransaction,
+  TopupTransaction,
 } from '../../sdk/src/index.ts';
 import { assertFields } from '../harness/fields.ts';
-import { type SdkServer, sandboxOptions, startSdkServer } from './helpers.ts';
+import { type SdkServer, sdkClientsForSuite } from './helpers.ts';
 
 /**
  * The SDK's response types against what the server really sends. Each key list below is checked by
@@ -213,12 +213,7 @@ describe('SDK types match the server', () => {
   let giftcards: GiftCards;
   let topups: Topups;
 
-  before(async () => {
-    s = await startSdkServer();
-    giftcards = new GiftCards(sandboxOptions(s.server, s.account, 'giftcards', s.fetch));
-    topups = new Topups(sandboxOptions(s.server, s.account, 'topups', s.fetch));
-  });
-  after(() => s.close());
+  sdkClientsForSuite((c) => ({ s, giftcards, topups } = c));
 
   test('gift card resources', async () => {
     assertTypeFields('Balance', await giftcards.balance.get(), balance);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AirgiftError, GiftCards, Topups } from '../../sdk/src/index.ts';
-import { startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
+import type { TestAccount } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 import { recordingFetch, sandboxOptions, tlsFetch } from './helpers.ts';
 
 // The SDK's tokens against a real server whose sandbox tokens live 30 s: fetched on first use, cached,

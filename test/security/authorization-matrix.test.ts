@@ -2,13 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
-import {
-  ADMIN_KEY,
-  AUDIENCES,
-  startTestServer,
-  type TestAccount,
-  type TestServer,
-} from '../harness/server.ts';
+import { ADMIN_KEY, AUDIENCES, type TestAccount } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 import { type Operation, operationsOf, PRODUCT_ACCEPT } from './operations.ts';
 import { BODIES, ngPhone, SAMPLES } from './samples.ts';
 
@@ -376,6 +371,7 @@ describe('authorization matrix, admin base', () => {
       product: 'giftcards',
       endpointId: '1',
       deliveryId: '1',
+      transferId: '1',
     };
     for (const op of adminOps) {
       const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {

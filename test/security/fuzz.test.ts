@@ -3,7 +3,8 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { ERROR_CODES } from '../../src/errors/error-codes.ts';
-import { ADMIN_KEY, AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
+import { ADMIN_KEY, AUDIENCES } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 import { type FuzzCredentials, type FuzzRequest, requestFor, tokenRequests } from './fuzz-requests.ts';
 import { type Operation, operationsOf, PRODUCT_ACCEPT } from './operations.ts';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ADMIN_KEY, AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
+import { ADMIN_KEY, AUDIENCES } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 
 // GET /metrics on the admin base: Prometheus text, behind the admin key; requests by route pattern.
 let server: TestServer;

@@ -1,4 +1,4 @@
-import type { HttpClient } from '../harness/server.ts';
+import type { HttpClient } from '../harness/client.ts';
 
 /**
  * The operations of a base, read from its published OpenAPI document (`{base}/openapi.json`), so the

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  ADMIN_KEY,
-  AUDIENCES,
-  startTestServer,
-  type TestAccount,
-  type TestServer,
-} from '../harness/server.ts';
+import { ADMIN_KEY, AUDIENCES, type TestAccount } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 
 /**
  * A key named twice in a JSON body (issue 29: `"quantity":1,"quantity":3` was charged for 3 cards)

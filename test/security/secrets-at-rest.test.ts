@@ -6,8 +6,10 @@ import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { logRedaction, maskSecrets, redactUrl } from '../../src/lib/log-redaction.ts';
-import { ADMIN_KEY, postgresForTests } from '../harness/server.ts';
-import { AUDIENCES, type ServerProcess, sleep, startServerProcess } from '../harness/server-process.ts';
+import { ADMIN_KEY, AUDIENCES } from '../harness/client.ts';
+import { postgresForTests } from '../harness/server.ts';
+import { type ServerProcess, startServerProcess } from '../harness/server-process.ts';
+import { sleep } from '../harness/until.ts';
 import { type MailServer, startMailServer } from '../messaging/mail-server.ts';
 import { type Smsc, startSmsc } from '../messaging/smsc.ts';
 
@@ -29,8 +31,6 @@ const secrets: [string, string][] = [];
 const dumpOnly: [string, string][] = [];
 const answers: string[] = [];
 
-const admin = { authorization: `Bearer ${ADMIN_KEY}` };
-
 let mail: MailServer | null = null;
 let smsc: Smsc | null = null;
 
@@ -43,25 +43,18 @@ before(async () => {
   dumpOnly.push(['bootstrap client secret', server.credentials.clientSecret]);
   secrets.push(['admin key', ADMIN_KEY]);
 
-  const account = await http.post(
-    '/admin/accounts',
-    { name: 'Secrets', currency: 'USD', country: 'US', environment: 'sandbox', fund: 5000 },
-    { headers: admin },
-  );
-  assert.equal(account.status, 200, account.text);
-  secrets.push(['client secret', account.body.clientSecret]);
-  const second = await http.post(
-    `/admin/accounts/${account.body.accountId}/credentials`,
-    { environment: 'sandbox' },
-    { headers: admin },
-  );
+  const account = await server.admin.createAccount({ name: 'Secrets', fund: 5000 });
+  secrets.push(['client secret', account.clientSecret]);
+  const second = await server.admin.call('POST', `/accounts/${account.accountId}/credentials`, {
+    environment: 'sandbox',
+  });
   assert.equal(second.status, 200, second.text);
   secrets.push(['second client secret', second.body.clientSecret]);
 
   const token = async (audience: string) => {
     const a = await http.post('/auth/oauth/token', {
-      client_id: account.body.clientId,
-      client_secret: account.body.clientSecret,
+      client_id: account.clientId,
+      client_secret: account.clientSecret,
       grant_type: 'client_credentials',
       audience,
     });
@@ -117,64 +110,49 @@ before(async () => {
 
   // An upstream's client secret (sealed at rest) and a webhook endpoint's signing secret (shown once).
   const upstreamSecret = `upstream-secret-${randomUUID()}`;
-  const upstream = await http.call('PUT', '/admin/upstreams/giftcards', {
-    body: {
-      url: 'https://127.0.0.1:9/giftcards',
-      authUrl: 'https://127.0.0.1:9/auth',
-      clientId: 'reseller',
-      clientSecret: upstreamSecret,
-    },
-    headers: admin,
+  const upstream = await server.admin.call('PUT', '/upstreams/giftcards', {
+    url: 'https://127.0.0.1:9/giftcards',
+    authUrl: 'https://127.0.0.1:9/auth',
+    clientId: 'reseller',
+    clientSecret: upstreamSecret,
   });
   assert.equal(upstream.status, 200, upstream.text);
   assert.ok(!upstream.text.includes(upstreamSecret), 'the upstream secret is never answered back');
   secrets.push(['upstream client secret', upstreamSecret]);
-  const shown = await http.get('/admin/upstreams', { headers: admin });
+  const shown = await server.admin.call('GET', '/upstreams');
   answers.push(shown.text);
-  const webhook = await http.post(
-    '/admin/webhooks',
-    {
-      accountId: account.body.accountId,
-      environment: 'sandbox',
-      url: 'https://hooks.example.com/airgift',
-      events: ['*'],
-    },
-    { headers: admin },
-  );
+  const webhook = await server.admin.call('POST', '/webhooks', {
+    accountId: account.accountId,
+    environment: 'sandbox',
+    url: 'https://hooks.example.com/airgift',
+    events: ['*'],
+  });
   assert.equal(webhook.status, 200, webhook.text);
   assert.match(webhook.body.secret, /^whsec_/);
   secrets.push(['webhook signing secret', webhook.body.secret]);
-  const listed = await http.get(`/admin/webhooks?accountId=${account.body.accountId}`, { headers: admin });
+  const listed = await server.admin.call('GET', `/webhooks?accountId=${account.accountId}`);
   answers.push(listed.text);
 
   // A gift card's recipient (issue 26): the redeem link's token, the one-time SMS code, the code revealed.
-  const live = await http.post(
-    '/admin/accounts',
-    { name: 'Recipients', currency: 'USD', country: 'US', environment: 'live', fund: 500 },
-    { headers: admin },
-  );
-  assert.equal(live.status, 200, live.text);
-  secrets.push(['live client secret', live.body.clientSecret]);
+  const live = await server.admin.createAccount({ name: 'Recipients', environment: 'live', fund: 500 });
+  secrets.push(['live client secret', live.clientSecret]);
   const stockCode = `77${Date.now()}`;
   assert.equal(
     (
-      await http.post(
-        '/admin/products/1840/stock',
-        { csv: `cardNumber,pinCode,faceValue\n${stockCode},424242,25\n` },
-        { headers: admin },
-      )
+      await server.admin.call('POST', '/products/1840/stock', {
+        csv: `cardNumber,pinCode,faceValue\n${stockCode},424242,25\n`,
+      })
     ).status,
     200,
   );
   assert.equal(
-    (await http.call('PUT', '/admin/products/1840/provider', { body: { provider: 'stock' }, headers: admin }))
-      .status,
+    (await server.admin.call('PUT', '/products/1840/provider', { provider: 'stock' })).status,
     200,
   );
   secrets.push(['stock card number', stockCode]);
   const liveToken = await http.post('/auth/oauth/token', {
-    client_id: live.body.clientId,
-    client_secret: live.body.clientSecret,
+    client_id: live.clientId,
+    client_secret: live.clientSecret,
     grant_type: 'client_credentials',
     audience: AUDIENCES.giftcardsLive,
   });
@@ -216,23 +194,23 @@ before(async () => {
   // Secrets where they do not belong: every answer is kept and searched too.
   const wrong = [
     await http.post('/auth/oauth/token', {
-      client_id: account.body.clientId,
-      client_secret: `${account.body.clientSecret}x`,
+      client_id: account.clientId,
+      client_secret: `${account.clientSecret}x`,
       grant_type: 'client_credentials',
       audience: AUDIENCES.giftcardsSandbox,
     }),
     await http.post('/auth/oauth/token', {
-      client_id: account.body.clientSecret,
+      client_id: account.clientSecret,
       grant_type: 'client_credentials',
     }),
     await http.post('/auth/oauth/token', {
-      client_id: account.body.clientId,
-      client_secret: account.body.clientSecret,
+      client_id: account.clientId,
+      client_secret: account.clientSecret,
       grant_type: 'client_credentials',
-      audience: `https://evil.example/${account.body.clientSecret}`,
+      audience: `https://evil.example/${account.clientSecret}`,
     }),
     await http.get('/giftcards-sandbox/accounts/balance', {
-      headers: { ...giftcards, authorization: `Bearer ${account.body.clientSecret}` },
+      headers: { ...giftcards, authorization: `Bearer ${account.clientSecret}` },
     }),
     await http.get('/giftcards-sandbox/accounts/balance', {
       headers: { ...topups, accept: 'application/json' },
@@ -243,13 +221,13 @@ before(async () => {
         productId: 11,
         quantity: 0,
         unitPrice: 10,
-        senderName: account.body.clientSecret,
+        senderName: account.clientSecret,
         client_secret: 'x',
       },
       { headers: giftcards },
     ),
-    await http.get('/admin/accounts', { headers: { 'x-admin-key': account.body.clientSecret } }),
-    await http.get(`/admin/credentials/${account.body.clientSecret}`, { headers: admin }),
+    await http.get('/admin/accounts', { headers: { 'x-admin-key': account.clientSecret } }),
+    await server.admin.call('GET', `/credentials/${account.clientSecret}`),
   ];
   // Secrets in a URL's query (issue 29: the admin key sent as ?key= was logged with the request line).
   const password = `a-password-in-a-url-${randomUUID()}`;
@@ -258,10 +236,8 @@ before(async () => {
     await http.get(`/admin/accounts?key=${ADMIN_KEY}`),
     await http.get(`/admin/accounts?limit=5&X-Admin-Key=${encodeURIComponent(ADMIN_KEY)}#x`),
     await http.get(`/admin/nowhere/${ADMIN_KEY}`),
-    await http.get(`/admin/webhooks?accountId=${account.body.accountId}&secret=${webhook.body.secret}`, {
-      headers: admin,
-    }),
-    await http.get(`/giftcards-sandbox/products?client_secret=${account.body.clientSecret}`, {
+    await server.admin.call('GET', `/webhooks?accountId=${account.accountId}&secret=${webhook.body.secret}`),
+    await http.get(`/giftcards-sandbox/products?client_secret=${account.clientSecret}`, {
       headers: giftcards,
     }),
     await http.get(`/giftcards-sandbox/products?access_token=${giftcards.authorization.slice(7)}`),

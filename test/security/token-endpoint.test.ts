@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT } from 'jose';
-import {
-  AUDIENCES,
-  SIGNING_KEY,
-  startTestServer,
-  type TestAccount,
-  type TestServer,
-} from '../harness/server.ts';
+import { AUDIENCES, SIGNING_KEY, type TestAccount, tokenRequest } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 
 /**
  * The token endpoint under attack (issue 29, docs/security.md): wrong secrets sent with someone
@@ -20,15 +15,7 @@ let server: TestServer;
 let victim: TestAccount;
 
 const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
-const tokenBody = (
-  a: Pick<TestAccount, 'clientId' | 'clientSecret'>,
-  audience: string = AUDIENCES.giftcardsSandbox,
-) => ({
-  client_id: a.clientId,
-  client_secret: a.clientSecret,
-  grant_type: 'client_credentials',
-  audience,
-});
+const tokenBody = tokenRequest;
 
 before(async () => {
   // A long window, so that all of the attack falls in one window however slow the machine is.

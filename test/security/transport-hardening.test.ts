@@ -3,7 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import tls from 'node:tls';
 import { request } from 'undici';
 import { HSTS } from '../../src/http/security-headers.ts';
-import { ADMIN_KEY, AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
+import { ADMIN_KEY, AUDIENCES } from '../harness/client.ts';
+import { assertErrorEnvelope } from '../harness/fields.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 
 // Transport hardening (README "Reliability and security"): TLS 1.2+ only, HSTS and security headers,
 // the admin key's brute force slowed, request bodies and heads bounded, each refusal in the envelope.
@@ -37,16 +39,7 @@ function handshake(options: tls.ConnectionOptions): Promise<string> {
 
 function assertEnvelope(body: any, status: number, code: string, answerStatus: number) {
   assert.equal(answerStatus, status);
-  assert.deepEqual(Object.keys(body).sort(), [
-    'details',
-    'errorCode',
-    'infoLink',
-    'message',
-    'path',
-    'timeStamp',
-  ]);
-  assert.equal(body.errorCode, code);
-  assert.ok(String(body.infoLink).endsWith(`#${code}`));
+  assertErrorEnvelope(body, code);
 }
 
 describe('TLS', () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AUDIENCES, startTestServer, type TestAccount, type TestServer } from '../harness/server.ts';
-import { type WebSession, webSession } from '../harness/web-session.ts';
+import { AUDIENCES, type TestAccount } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
+import { consoleSession, dashboardSession, type WebSession } from '../harness/web-session.ts';
 import { type Operation, operationsOf } from './operations.ts';
 
 /**
@@ -23,11 +24,18 @@ const pages: Record<'dashboard' | 'console', Operation[]> = { dashboard: [], con
 const SAMPLES: Record<string, string> = {
   clientId: 'ag_test_none',
   transactionId: '1',
+  product: 'giftcards',
+  endpointId: '1',
+  deliveryId: '1',
   accountId: '1',
   productId: '1840',
   operatorId: '1001',
   currencyCode: 'EUR',
+  userId: '1',
   environment: 'sandbox',
+  entryId: '1',
+  transferId: '1',
+  month: '2026-11',
 };
 
 function urlOf(page: string, op: Operation): string {
@@ -60,12 +68,8 @@ before(async () => {
   server = await startTestServer({ env: { RATE_LIMIT_API_REQUESTS: '0' } });
   mine = await server.admin.createAccount({ fund: 10 });
   theirs = await server.admin.createAccount({ fund: 10 });
-  customer = await webSession(server, {
-    page: 'dashboard',
-    accountId: mine.accountId,
-    email: 'mine@example.com',
-  });
-  operator = await webSession(server, { page: 'console', email: 'ops-matrix@example.com' });
+  customer = await dashboardSession(server, mine.accountId, 'mine@example.com');
+  operator = await consoleSession(server, 'ops-matrix@example.com');
   for (const page of ['dashboard', 'console'] as const)
     pages[page] = await operationsOf(server.http, `/${page}`, page);
   await traffic(mine, 'mine');
@@ -125,11 +129,7 @@ describe('authorization matrix, dashboard and console', () => {
       if (!query.includes('clientId')) assert.ok(ids.includes('req-mine-0'), `${query} shows the user's own`);
     }
     // the other account's own user sees theirs, and only theirs
-    const them = await webSession(server, {
-      page: 'dashboard',
-      accountId: theirs.accountId,
-      email: 'theirs@example.com',
-    });
+    const them = await dashboardSession(server, theirs.accountId, 'theirs@example.com');
     const own = (await them.get('/api/requests?environment=sandbox&size=200')).body.items;
     assert.ok(own.length >= 3 && own.every((r: { clientId: string }) => r.clientId === theirs.clientId));
   });

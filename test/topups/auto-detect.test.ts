@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { Caller } from '../harness/client.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { assertOperator, type Caller, sandboxCaller } from './helpers.ts';
+import { assertOperator } from './helpers.ts';
 
 // Auto-detect (endpoint 10) over real numbers of 40+ countries, each asked three ways: E.164 with '+',
 // the calling code without '+', and the national form with its trunk prefix. The expected carrier is
@@ -53,7 +54,7 @@ let server: TestServer;
 let c: Caller;
 before(async () => {
   server = await startTestServer();
-  c = await sandboxCaller(server);
+  c = await server.caller('topups');
 });
 after(() => server.close());
 

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Decimal } from 'decimal.js';
 import { sql } from 'kysely';
-import { AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
-import { assertTransaction, type Caller, sandboxCaller, VENDOR_ACCEPT } from './helpers.ts';
+import type { Caller } from '../harness/client.ts';
+import { AUDIENCES } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
+import { assertTransaction, VENDOR_ACCEPT } from './helpers.ts';
 
 // Each of the spec's 18 error codes and its 3 statuses, met through the HTTP API; the sandbox
 // simulator's test numbers (README "Sandbox test numbers"); vendor media types.
@@ -15,7 +17,7 @@ before(async () => {
 });
 // every case has an account of its own: no case sees another's balance, top-ups or identifiers
 beforeEach(async () => {
-  c = await sandboxCaller(server, { fund: 1000 });
+  c = await server.caller('topups', 'sandbox', { fund: 1000 });
 });
 after(() => server.close());
 
@@ -167,7 +169,7 @@ describe('error codes', () => {
       400,
       'PHONE_RECENTLY_RECHARGED',
     );
-    const other = await sandboxCaller(server);
+    const other = await server.caller('topups');
     assert.equal((await send(other, { recipientPhone: NG(number) })).status, 200);
     server.clock.advance(2_000);
     assert.equal((await send(c, { recipientPhone: NG(number) })).status, 200);
@@ -201,7 +203,7 @@ describe('error codes', () => {
   });
 
   test('OPERATOR_NOT_IN_SERVICE: live top-ups without a provider, nothing debited', async () => {
-    const live = await sandboxCaller(server, { environment: 'live', fund: 100 });
+    const live = await server.caller('topups', 'live', { fund: 100 });
     const a = await send(live);
     expectError(a, 422, 'OPERATOR_NOT_IN_SERVICE');
     assert.equal(await balance(live), 100);
@@ -217,7 +219,7 @@ describe('error codes', () => {
   });
 
   test('INSUFFICIENT_BALANCE, nothing written', async () => {
-    const poor = await sandboxCaller(server, { fund: 5 });
+    const poor = await server.caller('topups', 'sandbox', { fund: 5 });
     expectError(await send(poor, { amount: 10, customIdentifier: 'poor-1' }), 403, 'INSUFFICIENT_BALANCE');
     assert.equal(await balance(poor), 5);
     assert.equal((await poor.get('/topups/reports/transactions')).body.totalElements, 0);
@@ -227,17 +229,17 @@ describe('error codes', () => {
   });
 
   test('MAX_DAILY_TRANSACTION_COUNT_REACHED and MAX_DAILY_TRANSACTION_AMOUNT_REACHED', async () => {
-    const counted = await sandboxCaller(server, { dailyCountLimit: 2 });
+    const counted = await server.caller('topups', 'sandbox', { dailyCountLimit: 2 });
     assert.equal((await send(counted)).status, 200);
     assert.equal((await send(counted)).status, 200);
     expectError(await send(counted), 403, 'MAX_DAILY_TRANSACTION_COUNT_REACHED');
-    const capped = await sandboxCaller(server, { dailyAmountLimit: '25' });
+    const capped = await server.caller('topups', 'sandbox', { dailyAmountLimit: '25' });
     assert.equal((await send(capped, { amount: 20 })).status, 200); // costs 18.80 after the 6% discount
     expectError(await send(capped, { amount: 10 }), 403, 'MAX_DAILY_TRANSACTION_AMOUNT_REACHED');
   });
 
   test('INACTIVE_ACCOUNT: a deactivated account cannot send', async () => {
-    const gone = await sandboxCaller(server);
+    const gone = await server.caller('topups');
     await server.admin.call('POST', `/accounts/${gone.account.accountId}/deactivate`);
     expectError(await send(gone), 403, 'INACTIVE_ACCOUNT');
     assert.equal((await gone.get('/operators/1001')).status, 200, 'reading still works');

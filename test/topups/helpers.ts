@@ -1,30 +1,9 @@
 import assert from 'node:assert/strict';
-import { assertFields } from '../harness/fields.ts';
-import { AUDIENCES, type TestServer } from '../harness/server.ts';
+import { PRODUCT_ACCEPT } from '../harness/client.ts';
+import { assertFields, BALANCE_INFO_FIELDS } from '../harness/fields.ts';
 
-/** Shared pieces of the top-up suites: a funded sandbox caller and field-type checks. */
-export const VENDOR_ACCEPT = 'application/com.reloadly.topups-v1+json';
-
-export async function sandboxCaller(
-  server: TestServer,
-  account: Parameters<TestServer['admin']['createAccount']>[0] = {},
-) {
-  const created = await server.admin.createAccount({ fund: 1000, ...account });
-  const token = await server.admin.token(
-    created,
-    created.environment === 'live' ? AUDIENCES.topupsLive : AUDIENCES.topupsSandbox,
-  );
-  const base = created.environment === 'live' ? '/topups' : '/topups-sandbox';
-  const headers = { accept: VENDOR_ACCEPT };
-  return {
-    account: created,
-    token,
-    get: (path: string) => server.http.get(`${base}${path}`, { token, headers }),
-    post: (path: string, body: unknown) => server.http.post(`${base}${path}`, body, { token, headers }),
-  };
-}
-
-export type Caller = Awaited<ReturnType<typeof sandboxCaller>>;
+/** Shared pieces of the top-up suites (a caller is `server.caller('topups')`): field-type checks. */
+export const VENDOR_ACCEPT = PRODUCT_ACCEPT.topups;
 
 export { assertFields } from '../harness/fields.ts';
 
@@ -130,13 +109,6 @@ export function assertTransaction(t: Record<string, any>) {
   assertFields(t, TRANSACTION_FIELDS, `transaction ${t.transactionId}.`);
   assert.match(t.transactionDate, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   assert.ok(['SUCCESSFUL', 'PROCESSING', 'REFUNDED'].includes(t.status));
-  assertFields(t.balanceInfo, {
-    oldBalance: 'number',
-    newBalance: 'number',
-    cost: 'number',
-    currencyCode: 'string',
-    currencyName: 'string',
-    updatedAt: 'string',
-  });
+  assertFields(t.balanceInfo, BALANCE_INFO_FIELDS);
   assert.ok(t.links.some((l: any) => l.rel === 'self' && typeof l.href === 'string'));
 }

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { promisify } from 'node:util';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../harness/server.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
-import { type Caller, sandboxCaller } from './helpers.ts';
+import { airgiftCli } from '../harness/cli.ts';
+import type { Caller } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 
 // The operator's activate/deactivate of top-up operators (migration 0014): a deactivated operator is
 // not served anywhere an operator is (lists, by id, by country, auto-detect, FX rate), commissions
@@ -16,8 +13,8 @@ let c: Caller;
 let live: Caller;
 before(async () => {
   server = await startTestServer();
-  c = await sandboxCaller(server, { fund: 1000 });
-  live = await sandboxCaller(server, { environment: 'live', fund: 100 });
+  c = await server.caller('topups', 'sandbox', { fund: 1000 });
+  live = await server.caller('topups', 'live', { fund: 100 });
 });
 after(() => server.close());
 
@@ -25,6 +22,13 @@ const MTN_NG = 1001;
 const admin = (action: string, id: number | string) =>
   server.admin.call('POST', `/topup-operators/${id}/${action}`);
 const balance = async () => (await c.get('/accounts/balance')).body.balance as number;
+/** A 10.00 top-up of an MTN Nigeria number. */
+const topUpMtn = () =>
+  c.post('/topups', {
+    operatorId: MTN_NG,
+    amount: 10,
+    recipientPhone: { countryCode: 'NG', number: '08031234567' },
+  });
 const listed = async (caller: Caller, path: string) =>
   ((await caller.get(path)).body as { operatorId: number }[] | { content: { operatorId: number }[] }) ?? [];
 const ids = (body: Awaited<ReturnType<typeof listed>>) =>
@@ -57,11 +61,7 @@ describe('top-up operator status', () => {
       assert.equal(commission.body.operator.status, false);
     }
     const before = await balance();
-    const refused = await c.post('/topups', {
-      operatorId: MTN_NG,
-      amount: 10,
-      recipientPhone: { countryCode: 'NG', number: '08031234567' },
-    });
+    const refused = await topUpMtn();
     assert.equal(refused.status, 422, refused.text);
     assert.equal(refused.body.errorCode, 'OPERATOR_UNAVAILABLE_OR_CURRENTLY_INACTIVE');
     assert.equal(await balance(), before, 'nothing debited');
@@ -71,11 +71,7 @@ describe('top-up operator status', () => {
     const on = await admin('activate', MTN_NG);
     assert.deepEqual(on.body, { operatorId: MTN_NG, status: 'ACTIVE' });
     assert.equal((await c.get(`/operators/${MTN_NG}`)).status, 200);
-    const sent = await c.post('/topups', {
-      operatorId: MTN_NG,
-      amount: 10,
-      recipientPhone: { countryCode: 'NG', number: '08031234567' },
-    });
+    const sent = await topUpMtn();
     assert.equal(sent.status, 200, sent.text);
     assert.equal(sent.body.status, 'SUCCESSFUL');
   });
@@ -111,14 +107,7 @@ describe('top-up operator status', () => {
   });
 
   test('the CLI: topup-operators deactivate|activate (through the SDK Admin client)', async () => {
-    const env = {
-      ...process.env,
-      AIRGIFT_URL: server.url,
-      AIRGIFT_ADMIN_KEY: ADMIN_KEY,
-      AIRGIFT_CA_FILE: join(CACHE_DIR, 'tls', 'ca.crt'),
-    };
-    const bin = join(import.meta.dirname, '..', '..', 'bin', 'airgift.mjs');
-    const run = (...args: string[]) => promisify(execFile)(process.execPath, [bin, ...args], { env });
+    const run = airgiftCli(server.url);
     const off = JSON.parse((await run('topup-operators', 'deactivate', String(MTN_NG), '--json')).stdout);
     assert.deepEqual(off, { operatorId: MTN_NG, status: 'INACTIVE' });
     assert.equal((await c.get(`/operators/${MTN_NG}`)).status, 404);

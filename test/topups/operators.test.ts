@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Caller } from '../harness/client.ts';
 import { assertEvery } from '../harness/fields.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { assertFields, assertOperator, assertPaged, type Caller, sandboxCaller } from './helpers.ts';
+import { assertFields, assertOperator, assertPaged } from './helpers.ts';
 
 // Endpoints 3-15 of the top-up spec: every field's presence and type, and every query flag.
 let server: TestServer;
@@ -10,8 +11,8 @@ let usd: Caller;
 let eur: Caller;
 before(async () => {
   server = await startTestServer();
-  usd = await sandboxCaller(server);
-  eur = await sandboxCaller(server, { currency: 'EUR', country: 'DE' });
+  usd = await server.caller('topups');
+  eur = await server.caller('topups', 'sandbox', { currency: 'EUR', country: 'DE' });
 });
 after(() => server.close());
 
@@ -349,7 +350,7 @@ test('GET /accounts/balance on the top-up base: the Balance fields', async () =>
 });
 
 test('each catalogue route needs its scope (403 NOT_AUTHORIZED otherwise)', async () => {
-  const limited = await sandboxCaller(server, { scopes: ['send-topups'] });
+  const limited = await server.caller('topups', 'sandbox', { scopes: ['send-topups'] });
   for (const path of [
     '/operators',
     '/countries',

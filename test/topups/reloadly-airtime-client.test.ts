@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { setDefaultResultOrder } from 'node:dns';
-import { readFileSync } from 'node:fs';
 import { globalAgent } from 'node:https';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { caPem } from '../harness/client.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
 
 // The client is loaded as the JavaScript its package runs: the package also ships its TypeScript
 // sources, which the compiler would check under this project's strict settings and refuse.
@@ -43,7 +41,7 @@ describe('the official airtime Node client against the top-up sandbox', () => {
     const origin = `https://localhost:${port}`;
     server = await startTestServer({ port, env: { PUBLIC_URL: origin } });
     setDefaultResultOrder('ipv4first');
-    globalAgent.options.ca = readFileSync(join(CACHE_DIR, 'tls', 'ca.crt'));
+    globalAgent.options.ca = caPem();
     Service.AIRTIME_SANDBOX = `${origin}/topups-sandbox`;
     AuthenticationApi.BASE_URL = `${origin}/auth`;
     const account = await server.admin.createAccount({ currency: 'USD', country: 'US', fund: 1000 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
+import type { Caller } from '../harness/client.ts';
 import { assertEvery } from '../harness/fields.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { type Caller, sandboxCaller } from './helpers.ts';
 
 // decisions §9: what Reloadly's public Node SDK (node-sdk-airtime) sends where it differs from the
 // spec, served as documented aliases (docs/decisions.md, "Top-ups: compatibility").
@@ -13,7 +13,7 @@ before(async () => {
 });
 // every case has an account of its own: no case sees another's top-ups
 beforeEach(async () => {
-  c = await sandboxCaller(server);
+  c = await server.caller('topups');
 });
 after(() => server.close());
 

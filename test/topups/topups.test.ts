@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Decimal } from 'decimal.js';
+import type { Caller } from '../harness/client.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { assertFields, assertPaged, assertTransaction, type Caller, sandboxCaller } from './helpers.ts';
+import { assertFields, assertPaged, assertTransaction } from './helpers.ts';
 
 // POST /topups and the reports (endpoints 1, 16, 17): fields, money, filters, ownership.
 // Expected money is computed here independently with decimal.js from the data files.
@@ -34,7 +35,7 @@ describe('POST /topups', () => {
   let c: Caller;
   // every case has an account of its own: no case sees another's balance, top-ups or identifiers
   beforeEach(async () => {
-    c = await sandboxCaller(server, { fund: 1000 });
+    c = await server.caller('topups', 'sandbox', { fund: 1000 });
   });
 
   test('a top-up answers the transaction with every spec field, balanceInfo and links', async () => {
@@ -84,7 +85,7 @@ describe('POST /topups', () => {
   });
 
   test('local send (account country = operator country) earns the local discount', async () => {
-    const us = await sandboxCaller(server, { fund: 100, country: 'US' });
+    const us = await server.caller('topups', 'sandbox', { fund: 100, country: 'US' });
     const op = (await us.get('/operators/1436')).body; // Verizon United States, RANGE
     assert.notEqual(op.localDiscount, op.internationalDiscount);
     const a = await us.post('/topups', {
@@ -171,7 +172,7 @@ describe('POST /topups', () => {
   });
 
   test('FIXED local amounts from a EUR account: converted both ways, local discount not applied', async () => {
-    const eur = await sandboxCaller(server, { currency: 'EUR', country: 'DE', fund: 500 });
+    const eur = await server.caller('topups', 'sandbox', { currency: 'EUR', country: 'DE', fund: 500 });
     const op = (await eur.get('/operators/1004')).body; // MTN Nigeria PIN, FIXED with local amounts
     const local = op.localFixedAmounts[0];
     const a = await eur.post('/topups', {
@@ -255,7 +256,7 @@ describe('POST /topups', () => {
     const again = await c.post('/topups', body());
     assert.equal(again.status, 400);
     assert.equal(again.body.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED');
-    const other = await sandboxCaller(server);
+    const other = await server.caller('topups');
     assert.equal((await other.post('/topups', body())).status, 200);
   });
 
@@ -286,7 +287,7 @@ describe('reports', () => {
   let r: Caller;
   const ids: number[] = [];
   before(async () => {
-    r = await sandboxCaller(server, { fund: 500 });
+    r = await server.caller('topups', 'sandbox', { fund: 500 });
     const sends = [
       { operatorId: 1001, amount: 5, customIdentifier: 'r-1', recipientPhone: NG(ngNumber()) },
       { operatorId: 1001, amount: 50, customIdentifier: 'r-2', recipientPhone: NG(ngNumber()) },
@@ -371,7 +372,7 @@ describe('reports', () => {
   });
 
   test("another account's transaction is 404, and its list is its own", async () => {
-    const other = await sandboxCaller(server);
+    const other = await server.caller('topups');
     const a = await other.get(`/topups/reports/transactions/${ids[0]}`);
     assert.equal(a.status, 404);
     assert.equal(a.body.errorCode, 'RESOURCE_NOT_FOUND');
@@ -380,7 +381,7 @@ describe('reports', () => {
   });
 
   test('reports need read-topups-history, sending needs send-topups', async () => {
-    const reader = await sandboxCaller(server, { scopes: ['read-operators'] });
+    const reader = await server.caller('topups', 'sandbox', { scopes: ['read-operators'] });
     assert.equal((await reader.get('/topups/reports/transactions')).status, 403);
     assert.equal((await reader.post('/topups', { operatorId: 1001, amount: 5 })).status, 403);
   });

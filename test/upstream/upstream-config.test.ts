@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -8,7 +7,8 @@ import { promisify } from 'node:util';
 import forge from 'node-forge';
 import { cardCodesKey } from '../../src/lib/card-codes.ts';
 import { derivedKey, textSealer } from '../../src/lib/sealed-text.ts';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../harness/server.ts';
+import { ADMIN_KEY, caPem } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 import { startTcpProxy, type TcpProxy } from '../harness/tcp-proxy.ts';
 import { CACHE_DIR } from '../harness/templates.ts';
 
@@ -17,7 +17,7 @@ import { CACHE_DIR } from '../harness/templates.ts';
 // checked against the configured CA.
 const run = promisify(execFile);
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'airgift.mjs');
-const CA = readFileSync(join(CACHE_DIR, 'tls', 'ca.crt'), 'utf8');
+const CA = caPem();
 const SECRET_MARK = 'Secret-Never-Shown';
 
 let proxy: TcpProxy;

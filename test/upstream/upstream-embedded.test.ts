@@ -54,7 +54,7 @@ test('a live gift card order through an upstream answers, and the embedded serve
   );
   assert.equal(cards.status, 200, cards.text);
   assert.equal((await answersWithin('/ready', pair.reseller.http.get('/ready'))).status, 200);
-  const audit = await pair.admin(pair.reseller, 'GET', '/ledger/audit');
+  const audit = await pair.reseller.admin.call('GET', '/ledger/audit');
   assert.deepEqual(audit.body, { discrepancies: [], orders: [] });
 });
 
@@ -71,6 +71,6 @@ test('a live top-up through an upstream answers, and the embedded server stays r
   assert.equal(topup.status, 200, topup.text);
   assert.equal(topup.body.status, 'SUCCESSFUL');
   assert.equal((await answersWithin('/ready', pair.reseller.http.get('/ready'))).status, 200);
-  const audit = await pair.admin(pair.reseller, 'GET', '/ledger/audit');
+  const audit = await pair.reseller.admin.call('GET', '/ledger/audit');
   assert.deepEqual(audit.body, { discrepancies: [], orders: [] });
 });

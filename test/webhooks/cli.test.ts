@@ -1,53 +1,40 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../harness/server.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
+import { airgiftCli } from '../harness/cli.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 
 // `airgift webhooks …` through the admin API, on a server with the default SSRF rule (no private
 // targets): add (secret shown once), list, threshold, deliveries, remove; a loopback URL refused.
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'airgift.mjs');
 let server: TestServer;
-let env: NodeJS.ProcessEnv;
+let cli: ReturnType<typeof airgiftCli>;
 before(async () => {
   server = await startTestServer();
-  env = {
-    ...process.env,
-    AIRGIFT_URL: server.url,
-    AIRGIFT_ADMIN_KEY: ADMIN_KEY,
-    AIRGIFT_CA_FILE: join(CACHE_DIR, 'tls', 'ca.crt'),
-  };
+  cli = airgiftCli(server.url);
 });
 after(() => server.close());
 
-const airgift = async (...args: string[]) =>
-  JSON.parse((await run(process.execPath, [BIN, ...args, '--json'], { env })).stdout);
+const airgift = async (...args: string[]) => JSON.parse((await cli(...args, '--json')).stdout);
+/** `webhooks add` for the sandbox of account `id`, with any further options. */
+const addWebhook = (id: string, url: string, events: string, ...options: string[]) =>
+  airgift(
+    'webhooks',
+    'add',
+    '--account',
+    id,
+    '--environment',
+    'sandbox',
+    '--url',
+    url,
+    '--events',
+    events,
+    ...options,
+  );
 
 test('webhooks add / list / threshold / deliveries / remove', async () => {
   const account = await server.admin.createAccount({ fund: 10 });
   const id = String(account.accountId);
-  await assert.rejects(
-    airgift(
-      'webhooks',
-      'add',
-      '--account',
-      id,
-      '--environment',
-      'sandbox',
-      '--url',
-      'https://127.0.0.1/x',
-      '--events',
-      '*',
-    ),
-    /not allowed/,
-  );
-  const added = await airgift(
-    ...['webhooks', 'add', '--account', id, '--environment', 'sandbox'],
-    ...['--url', 'https://hooks.example.com/airgift', '--events', 'giftcard.order.*,topup.*'],
-  );
+  await assert.rejects(addWebhook(id, 'https://127.0.0.1/x', '*'), /not allowed/);
+  const added = await addWebhook(id, 'https://hooks.example.com/airgift', 'giftcard.order.*,topup.*');
   assert.match(added.secret, /^whsec_/);
   assert.deepEqual(added.events, ['giftcard.order.*', 'topup.*']);
   const listed = await airgift('webhooks', 'list', '--account', id);
@@ -71,19 +58,5 @@ test('webhooks add / list / threshold / deliveries / remove', async () => {
   const removed = await airgift('webhooks', 'remove', String(added.id));
   assert.equal(removed.id, added.id);
   assert.deepEqual((await airgift('webhooks', 'list', '--account', id)).items, []);
-  await assert.rejects(
-    airgift(
-      'webhooks',
-      'add',
-      '--account',
-      id,
-      '--environment',
-      'sandbox',
-      '--url',
-      'https://hooks.example.com/x',
-      '--events',
-      'order.*',
-    ),
-    /No event type matches/,
-  );
+  await assert.rejects(addWebhook(id, 'https://hooks.example.com/x', 'order.*'), /No event type matches/);
 });

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../src/db/schema.ts';
 import { nominalRetryDelayMs } from '../../src/modules/webhooks/index.ts';
-import { AUDIENCES, startTestServer, type TestServer } from '../harness/server.ts';
-import { CACHE_DIR } from '../harness/templates.ts';
+import type { Caller } from '../harness/client.ts';
+import { AUDIENCES, CA_FILE } from '../harness/client.ts';
+import { startTestServer, type TestServer } from '../harness/server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
-import { type Caller, sandboxCaller } from '../topups/helpers.ts';
 
 // Webhooks end to end, on the in-process server with its injected clock: a real HTTPS receiver fails
 // the first attempts (500), is down for a while (connections refused), then accepts. Every event of
@@ -21,7 +20,7 @@ before(async () => {
   server = await startTestServer({
     env: {
       WEBHOOKS_ALLOW_PRIVATE: 'true',
-      WEBHOOKS_CA_FILE: join(CACHE_DIR, 'tls', 'ca.crt'),
+      WEBHOOKS_CA_FILE: CA_FILE,
       TOPUP_RECENT_RECHARGE_SECONDS: '0',
     },
   });
@@ -32,7 +31,6 @@ after(async () => {
   await server.close();
 });
 
-const admin = (method: string, path: string, body?: unknown) => server.admin.call(method, path, body);
 const NG = (n: string) => ({ countryCode: 'NG', number: n });
 
 /** runDue, then move the clock, until `ms` of the server's time has passed. */
@@ -62,19 +60,25 @@ async function giftcardPoster(c: Caller) {
   };
 }
 
+/** A funded top-up caller of the sandbox and a webhook of its account for `events` at `url`. */
+async function subscribed(fund: number, url: string, events: string[]) {
+  const c = await server.caller('topups', 'sandbox', { fund });
+  const added = await server.admin.call('POST', '/webhooks', {
+    accountId: c.account.accountId,
+    environment: 'sandbox',
+    url,
+    events,
+  });
+  return { c, added };
+}
+
 describe('webhooks', () => {
   test('every event arrives signed through failures and an outage, retries spaced as documented', async () => {
-    const c = await sandboxCaller(server, { fund: 1000 });
+    const { c, added } = await subscribed(1000, receiver.url, ['giftcard.order.*', 'topup.*', 'balance.*']);
     const accountId = c.account.accountId;
-    const added = await admin('POST', '/webhooks', {
-      accountId,
-      environment: 'sandbox',
-      url: receiver.url,
-      events: ['giftcard.order.*', 'topup.*', 'balance.*'],
-    });
     assert.equal(added.status, 200, added.text);
     assert.match(added.body.secret, /^whsec_[A-Za-z0-9+/=]+$/);
-    const listed = await admin('GET', `/webhooks?accountId=${accountId}`);
+    const listed = await server.admin.call('GET', `/webhooks?accountId=${accountId}`);
     assert.equal(listed.body.items.length, 1);
     assert.equal('secret' in listed.body.items[0], false, 'the secret is shown once only');
     receiver.mode = 'fail';
@@ -90,7 +94,7 @@ describe('webhooks', () => {
     assert.equal(topupOk.body.status, 'SUCCESSFUL', topupOk.text);
     // balance.low: the next debit takes the balance under the threshold (once: later changes go up)
     const before = (await c.get('/accounts/balance')).body.balance as number;
-    const threshold = await admin('PUT', `/accounts/${accountId}/balance-threshold`, {
+    const threshold = await server.admin.call('PUT', `/accounts/${accountId}/balance-threshold`, {
       environment: 'sandbox',
       threshold: String(Math.floor(before) - 1),
     });
@@ -101,7 +105,7 @@ describe('webhooks', () => {
       recipientPhone: NG('08031299991'),
     });
     assert.equal(topupLater.body.status, 'PROCESSING', topupLater.text);
-    const funded = await admin('POST', `/accounts/${accountId}/fund`, {
+    const funded = await server.admin.call('POST', `/accounts/${accountId}/fund`, {
       environment: 'sandbox',
       amount: '50',
       reason: 'top up',
@@ -170,7 +174,7 @@ describe('webhooks', () => {
     );
 
     // the delivery log: every retry at its documented delay (±20 % jitter), none early
-    const log = await admin('GET', `/webhooks/${added.body.id}/deliveries?size=50`);
+    const log = await server.admin.call('GET', `/webhooks/${added.body.id}/deliveries?size=50`);
     assert.equal(log.status, 200, log.text);
     assert.equal(log.body.total, 8);
     let retries = 0;
@@ -200,16 +204,10 @@ describe('webhooks', () => {
   });
 
   test('rows written together in one statement (a batch) get their events each, in id order; a threshold crossed among them tells once', async () => {
-    const c = await sandboxCaller(server, { fund: 1000 });
+    const { c, added } = await subscribed(1000, receiver.url, ['*']);
     const accountId = c.account.accountId;
-    const added = await admin('POST', '/webhooks', {
-      accountId,
-      environment: 'sandbox',
-      url: receiver.url,
-      events: ['*'],
-    });
     assert.equal(added.status, 200, added.text);
-    const threshold = await admin('PUT', `/accounts/${accountId}/balance-threshold`, {
+    const threshold = await server.admin.call('PUT', `/accounts/${accountId}/balance-threshold`, {
       environment: 'sandbox',
       threshold: '997',
     });
@@ -254,13 +252,7 @@ describe('webhooks', () => {
   });
 
   test('a change that is rolled back writes no event; replay sends the same webhook-id again', async () => {
-    const c = await sandboxCaller(server, { fund: 5 });
-    const added = await admin('POST', '/webhooks', {
-      accountId: c.account.accountId,
-      environment: 'sandbox',
-      url: receiver.url,
-      events: ['*'],
-    });
+    const { c, added } = await subscribed(5, receiver.url, ['*']);
     const events = () =>
       server.db.kysely
         .selectFrom('webhook_events')
@@ -285,7 +277,7 @@ describe('webhooks', () => {
     assert.equal(unavailable.status, 503, unavailable.text);
     assert.deepEqual(await events(), [], 'nothing committed, nothing to tell');
 
-    await admin('POST', `/accounts/${c.account.accountId}/fund`, {
+    await server.admin.call('POST', `/accounts/${c.account.accountId}/fund`, {
       environment: 'sandbox',
       amount: '20',
       reason: 'x',
@@ -297,50 +289,44 @@ describe('webhooks', () => {
     ]);
     receiver.mode = 'accept';
     await server.runtime.services.worker.runDue();
-    const log = await admin('GET', `/webhooks/${added.body.id}/deliveries`);
+    const log = await server.admin.call('GET', `/webhooks/${added.body.id}/deliveries`);
     const delivered = log.body.items.find((d: any) => d.type === 'giftcard.order.successful');
     assert.equal(delivered.status, 'DELIVERED');
     assert.equal(delivered.subjectId, id);
 
-    const replayed = await admin('POST', `/webhooks/deliveries/${delivered.id}/replay`);
+    const replayed = await server.admin.call('POST', `/webhooks/deliveries/${delivered.id}/replay`);
     assert.equal(replayed.status, 200, replayed.text);
     assert.equal(replayed.body.eventId, delivered.eventId);
     await server.runtime.services.worker.runDue();
     const copies = receiver.received.filter((r) => r.headers['webhook-id'] === delivered.eventId);
     assert.equal(copies.length, 2, 'delivered, then replayed with the same webhook-id');
 
-    const removed = await admin('DELETE', `/webhooks/${added.body.id}`);
+    const removed = await server.admin.call('DELETE', `/webhooks/${added.body.id}`);
     assert.equal(removed.status, 200);
-    const listed = await admin('GET', `/webhooks?accountId=${c.account.accountId}`);
+    const listed = await server.admin.call('GET', `/webhooks?accountId=${c.account.accountId}`);
     assert.deepEqual(listed.body.items, []);
   });
 
   test('an endpoint failing for 3 days is disabled, visibly; its deliveries end', async () => {
-    const c = await sandboxCaller(server, { fund: 5 });
-    const added = await admin('POST', '/webhooks', {
-      accountId: c.account.accountId,
-      environment: 'sandbox',
-      // nothing listens on port 9: every attempt is refused
-      url: 'https://localhost:9/hooks',
-      events: ['balance.funded'],
-    });
+    // nothing listens on port 9: every attempt is refused
+    const { c, added } = await subscribed(5, 'https://localhost:9/hooks', ['balance.funded']);
     assert.equal(added.status, 200, added.text);
     // an event every 20 h keeps attempts coming; after 3 days of nothing but failures it is disabled
     for (let day = 0; day < 5; day++) {
-      await admin('POST', `/accounts/${c.account.accountId}/fund`, {
+      await server.admin.call('POST', `/accounts/${c.account.accountId}/fund`, {
         environment: 'sandbox',
         amount: '1',
         reason: 'x',
       });
       await drive(20 * 3600_000, 3600_000);
     }
-    const listed = await admin('GET', `/webhooks?accountId=${c.account.accountId}`);
+    const listed = await server.admin.call('GET', `/webhooks?accountId=${c.account.accountId}`);
     const endpoint = listed.body.items[0];
     assert.ok(endpoint.disabledAt, JSON.stringify(endpoint));
     assert.match(endpoint.disabledReason, /3 days/);
     const span = Date.parse(endpoint.disabledAt) - Date.parse(endpoint.failingSince);
     assert.ok(span >= 3 * 24 * 3600_000 && span < 4 * 24 * 3600_000, String(span));
-    const log = await admin('GET', `/webhooks/${added.body.id}/deliveries?size=50`);
+    const log = await server.admin.call('GET', `/webhooks/${added.body.id}/deliveries?size=50`);
     assert.ok(log.body.items.every((d: any) => d.status !== 'PENDING'));
     assert.ok(log.body.items.some((d: any) => d.lastError === 'endpoint disabled'));
   });

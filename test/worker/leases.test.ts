@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLeases } from '../../src/worker/index.ts';
+import type { Caller } from '../harness/client.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { type Caller, sandboxCaller } from '../topups/helpers.ts';
 
 // Leases on the rows of background work (src/worker/lease-repository.ts), on a real database: two
 // servers' claims never share a row, a lease held by a live server keeps the row from the other, an
@@ -11,7 +11,7 @@ let server: TestServer;
 let c: Caller;
 before(async () => {
   server = await startTestServer({ env: { TOPUP_RECENT_RECHARGE_SECONDS: '0' } });
-  c = await sandboxCaller(server, { fund: 1000 });
+  c = await server.caller('topups', 'sandbox', { fund: 1000 });
 });
 after(() => server.close());
 

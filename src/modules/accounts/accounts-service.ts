@@ -46,7 +46,24 @@ export interface CreateAccountInput {
   scopes?: string[];
 }
 
+/** A create-account body of the admin API or the console (`currency`, `country`) as the service's input. */
+export function createAccountInputOf(
+  body: Omit<CreateAccountInput, 'currencyCode' | 'countryCode'> & { currency: string; country: string },
+): CreateAccountInput {
+  const { currency, country, ...rest } = body;
+  return { ...rest, currencyCode: currency, countryCode: country };
+}
+
 const ENVIRONMENTS: Environment[] = ['live', 'sandbox'];
+
+/** What an account's update may change (the admin API's and the console's). */
+export interface AccountChanges {
+  status?: 'ACTIVE' | 'INACTIVE';
+  dailyCountLimit?: number | null;
+  dailyAmountLimit?: string | number | null;
+  /** The account's gift card shapes (docs/compatibility.md); both environments, every credential. */
+  shapes?: AccountShapes;
+}
 
 export function createAccountsService(deps: AccountsServiceDeps) {
   const { db, accounts, credentials, ledger, clock, reference, changes } = deps;
@@ -211,16 +228,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     return { items: rows.map(present), total };
   }
 
-  async function update(
-    accountId: number,
-    changes: {
-      status?: 'ACTIVE' | 'INACTIVE';
-      dailyCountLimit?: number | null;
-      dailyAmountLimit?: string | number | null;
-      /** The account's gift card shapes (docs/compatibility.md); both environments, every credential. */
-      shapes?: AccountShapes;
-    },
-  ) {
+  async function update(accountId: number, changes: AccountChanges) {
     const account = await require(accountId);
     const dailyAmountLimit =
       changes.dailyAmountLimit === undefined

@@ -2,5 +2,11 @@
 
 export type { AccountRow } from './accounts-repository.ts';
 export { accountsRepository } from './accounts-repository.ts';
-export { type AccountsService, type CreateAccountInput, createAccountsService } from './accounts-service.ts';
-export { balanceRoute } from './balance-route.ts';
+export {
+  type AccountChanges,
+  type AccountsService,
+  type CreateAccountInput,
+  createAccountInputOf,
+  createAccountsService,
+} from './accounts-service.ts';
+export { BALANCE_TAG, balanceDocs, balanceRoute } from './balance-route.ts';

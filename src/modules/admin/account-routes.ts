@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { pagingQuery, toLimitOffset } from '../../http/paging.ts';
 import type { TypedApp } from '../../http/schemas.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
-import type { AccountsService } from '../accounts/index.ts';
+import { type AccountsService, createAccountInputOf } from '../accounts/index.ts';
 import { type AuditedRequest, params } from '../audit/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 import {
@@ -67,19 +67,7 @@ export function accountAdminRoutes(app: TypedApp, accounts: AccountsService, led
       schema: { body: CreateAccountBody, response: { 200: CreatedAccount } },
       config: { audit: { action: 'account.create', target: (_, made) => `account ${made?.accountId}` } },
     },
-    async (request) => {
-      const body = request.body;
-      return accounts.create({
-        name: body.name,
-        currencyCode: body.currency,
-        countryCode: body.country,
-        environment: body.environment,
-        fund: body.fund,
-        dailyCountLimit: body.dailyCountLimit,
-        dailyAmountLimit: body.dailyAmountLimit,
-        scopes: body.scopes,
-      });
-    },
+    async (request) => accounts.create(createAccountInputOf(request.body)),
   );
 
   app.get(

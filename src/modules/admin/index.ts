@@ -2,11 +2,4 @@
 
 export { accountAdminRoutes } from './account-routes.ts';
 export { adminKeyId, installAdminAuth } from './admin-auth.ts';
-export {
-  Account,
-  AccountDetail,
-  AccountShapes,
-  Audit,
-  BalanceChange,
-  CreatedAccount,
-} from './admin-schemas.ts';
+export * from './admin-schemas.ts';

@@ -4,6 +4,7 @@ import { toCsv } from '../../lib/csv.ts';
 import { maskSecretFields, storableText } from '../../lib/log-redaction.ts';
 import { formatDateTime, timeRange } from '../../lib/time-format.ts';
 import type { AuditQuery, AuditRepository, AuditRow } from './audit-repository.ts';
+import { AuditEntry } from './audit-schemas.ts';
 import type { AuditActorKind, AuditChannel } from './audit-tables.ts';
 
 /**
@@ -123,25 +124,10 @@ export function createAuditLog(deps: { repository: AuditRepository; clock: Clock
     /** The filtered lines, newest first, as CSV (at most 100 000). */
     async csv(filter: AuditFilter): Promise<string> {
       const rows = (await repository.list(queryOf(filter), { limit: CSV_LIMIT, offset: 0 })).map(view);
-      const head = [
-        'auditId',
-        'at',
-        'channel',
-        'actorKind',
-        'actorId',
-        'actor',
-        'accountId',
-        'action',
-        'target',
-        'details',
-        'before',
-        'after',
-        'ip',
-        'requestId',
-        'hash',
-      ] as const;
+      // the CSV's columns are the entry's fields as the API answers them, in the schema's order
+      const head = Object.keys(AuditEntry.properties) as (keyof AuditEntryView)[];
       return toCsv(
-        [...head],
+        head,
         rows.map((r) => head.map((k) => r[k])),
       );
     },

@@ -84,8 +84,12 @@ export function jsonLine(value: BackupHeader | SequenceValue | { end: true; rows
  * for await (const entry of readBackup('airgift.backup')) if (entry.kind === 'rows') load(entry);
  */
 export async function* readBackup(path: string): AsyncGenerator<BackupEntry> {
+  const file = createReadStream(path);
   const gunzip = createGunzip();
-  const lines = createInterface({ input: createReadStream(path).pipe(gunzip), crlfDelay: Infinity });
+  // pipe() does not pass the file's errors on (a directory, no permission): through gunzip they
+  // reach the loop below instead of ending the process as an unhandled 'error' event
+  file.on('error', (error) => gunzip.destroy(error));
+  const lines = createInterface({ input: file.pipe(gunzip), crlfDelay: Infinity });
   const counted = new Map<string, number>();
   let number = 0;
   let ended = false;
@@ -132,6 +136,11 @@ export async function* readBackup(path: string): AsyncGenerator<BackupEntry> {
     throw new DamagedBackupError(`${(error as Error).message} (after line ${number})`);
   } finally {
     lines.close();
+    // Ended early (a damaged line, or the reader stopped): stop reading, and let gzip's own check of
+    // the rest, still under way, fail with no one to tell (else an uncaught 'error' event).
+    gunzip.on('error', () => undefined);
+    file.destroy();
+    gunzip.destroy();
   }
   if (number === 0) throw new DamagedBackupError('the file is empty');
   if (!ended) throw new DamagedBackupError(`it ends after line ${number}, before its end line: cut short`);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -7,7 +7,13 @@ import { withDefaultUser } from '../../db/database.ts';
 import { loadMigrations, type Migration, migrationsScript } from '../../db/migrate.ts';
 import { openPglite } from '../../db/pglite.ts';
 import { lazyPackage } from '../../lib/lazy-package.ts';
-import { type BackupEntry, type BackupHeader, DamagedBackupError, readBackup } from './backup-format.ts';
+import {
+  type BackupEntry,
+  type BackupHeader,
+  DamagedBackupError,
+  readBackup,
+  summarizeBackup,
+} from './backup-format.ts';
 import { type KeyOutcome, planKeys, writeKeys } from './backup-keys.ts';
 import {
   enableTriggers,
@@ -25,7 +31,8 @@ import {
  * embedded database of an empty DATA_DIR or (DATABASE_URL) an empty PostgreSQL database. One
  * transaction on the target runs this code's migrations up to the backup's, loads every row with the
  * tables' user triggers off (the webhook outbox must not hear of old changes again), sets the
- * sequences and writes the key files; it commits only after the whole file was read and checked.
+ * sequences and writes the key files. The whole file is read and checked once before the target is
+ * opened, and the transaction commits only after its second reading checked out too.
  * PGlite's database is built in a scratch directory renamed into place at the end, so a failed
  * restore leaves DATA_DIR as it was. The next start migrates the rest as usual.
  *
@@ -57,7 +64,12 @@ export async function restoreBackup(o: {
   target: RestoreTarget;
   env: Record<string, string | undefined>;
 }): Promise<RestoreResult> {
-  if (!existsSync(o.file)) throw new RestoreRefusedError(`${o.file} does not exist`);
+  const given = statSync(o.file, { throwIfNoEntry: false });
+  if (!given) throw new RestoreRefusedError(`${o.file} does not exist`);
+  if (!given.isFile()) throw new RestoreRefusedError(`${o.file} is not a file: name the backup file`);
+  // Read through once before the target is touched: gzip's check sees a changed byte only at the
+  // end, and a changed byte in a row could otherwise reach the database first as a SQL error.
+  await summarizeBackup(o.file);
   const entries = readBackup(o.file);
   try {
     const first = await entries.next();

@@ -61,17 +61,8 @@ interface UpstreamCommission {
   percentage: number;
 }
 
-interface UpstreamPromotion {
+interface UpstreamPromotion extends PromotionRecord {
   id?: number;
-  promotionId: number;
-  operatorId: number;
-  title: string;
-  title2: string;
-  description: string;
-  startDate: string;
-  endDate: string;
-  denominations: string;
-  localDenominations: string | null;
 }
 
 /** The live top-up catalogue a sync stores (`live_catalogues.document` for `topups`). */

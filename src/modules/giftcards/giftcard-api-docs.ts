@@ -1,6 +1,8 @@
 import type { ApiDocs } from '../../http/openapi.ts';
 import { Balance } from '../../http/schemas.ts';
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '../../lib/email.ts';
+import { BALANCE_TAG, balanceDocs } from '../accounts/index.ts';
+import { DEBIT_REFUSALS } from '../orders/index.ts';
 import * as C from './catalog/catalog-schemas.ts';
 import * as D from './delivery/delivery-schemas.ts';
 import { DATE_TIME_TEXT } from './orders/order-reports.ts';
@@ -33,7 +35,7 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
     'price an amount in your account currency, order cards and read their codes, and look up past transactions. ' +
     'Every call needs an OAuth 2.0 access token whose audience is this base URL (see [Getting started](docs/getting-started)).',
   tags: [
-    { name: 'Account', description: 'The balance of the account the token belongs to.' },
+    BALANCE_TAG,
     { name: 'Catalog', description: 'Products, countries and categories, priced in the account currency.' },
     { name: 'Redeem instructions', description: 'How a recipient redeems a card, per brand or per product.' },
     { name: 'Pricing', description: 'FX rates and discounts.' },
@@ -66,12 +68,7 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
     Balance,
   },
   operations: {
-    'GET /accounts/balance': {
-      tag: 'Account',
-      summary: 'Get the account balance',
-      description:
-        'The balance of the account the token belongs to, in its currency. Orders are debited from it at the moment they are accepted.',
-    },
+    'GET /accounts/balance': balanceDocs('Orders are debited from it at the moment they are accepted.'),
     'GET /product-categories': {
       tag: 'Catalog',
       summary: 'List product categories',
@@ -162,10 +159,7 @@ export const GIFTCARD_API_DOCS: ApiDocs = {
         'In the sandbox, nothing real is bought and some product ids answer fixed outcomes (see Getting started).',
       errors: [
         'CUSTOM_IDENTIFIER_ALREADY_USED',
-        'INSUFFICIENT_BALANCE',
-        'INACTIVE_ACCOUNT',
-        'MAX_DAILY_TRANSACTION_COUNT_REACHED',
-        'MAX_DAILY_TRANSACTION_AMOUNT_REACHED',
+        ...DEBIT_REFUSALS,
         'UNPROCCESSABLE_ENTITY',
         'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT',
       ],

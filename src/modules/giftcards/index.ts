@@ -26,6 +26,7 @@ export { catalogAdminRoutes } from './catalog/catalog-admin-routes.ts';
 export type { CatalogFile, CatalogProduct } from './catalog/catalog-file.ts';
 export type { GiftcardDelivery } from './delivery/delivery-services.ts';
 export { redeemRoutes } from './delivery/redeem-routes.ts';
+export { SANDBOX_TEST_PRODUCT_IDS } from './fulfilment/sandbox-test-values.ts';
 export { GIFTCARD_API_DOCS } from './giftcard-api-docs.ts';
 export { createGiftcardServices, type GiftcardServices } from './giftcard-services.ts';
 export type { GiftcardOrders } from './orders/order-adapter.ts';

@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { executePrepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import { dec, roundToMinor } from '../../lib/money.ts';
 import type { OrderDebit, PostingResult } from './ledger-types.ts';
@@ -53,13 +54,15 @@ export async function postDebits(
       product: o.product,
     })),
   );
-  const result = await sql<{
-    usageOk: boolean;
-    ord: number | null;
-    entryId: number | null;
-    balanceAfter: string | null;
-    currencyCode: string | null;
-  }>`
+  const result = await executePrepared(
+    trx,
+    sql<{
+      usageOk: boolean;
+      ord: number | null;
+      entryId: number | null;
+      balanceAfter: string | null;
+      currencyCode: string | null;
+    }>`
     WITH input AS (
       SELECT * FROM json_to_recordset(${input}::json)
         AS i (ord int, amount numeric, transaction_id bigint, reason text, product text)
@@ -96,7 +99,8 @@ export async function postDebits(
            entry.balance_after::text AS "balanceAfter", entry.currency_code AS "currencyCode"
     FROM (SELECT 1) AS one
     LEFT JOIN (entry JOIN input ON input.transaction_id = entry.transaction_id AND input.product = entry.product) ON true
-    ORDER BY input.ord`.execute(trx);
+    ORDER BY input.ord`,
+  );
   const found = result.rows;
   if (found.length !== orders.length || found.some((r) => !r.usageOk || r.entryId === null)) {
     throw new BatchDebitRefused();

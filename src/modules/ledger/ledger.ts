@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { executePrepared } from '../../db/prepared.ts';
 import type { Database, Environment } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -219,12 +220,14 @@ export function createLedger(
     const amount = o.amount.toFixed();
     const countLimit = o.limits?.count ?? null;
     const amountLimit = o.limits?.amount?.toFixed() ?? null;
-    const { rows } = await sql<{
-      usageOk: boolean;
-      balance: string | null;
-      currencyCode: string | null;
-      entryId: number | null;
-    }>`
+    const { rows } = await executePrepared(
+      trx,
+      sql<{
+        usageOk: boolean;
+        balance: string | null;
+        currencyCode: string | null;
+        entryId: number | null;
+      }>`
       WITH usage AS (
         INSERT INTO daily_order_usage AS u (account_id, environment, day, order_count, order_amount)
         SELECT ${o.accountId}::bigint, ${o.environment}::text, ${day}::date, 1, ${amount}::numeric
@@ -251,7 +254,8 @@ export function createLedger(
       )
       SELECT EXISTS (SELECT 1 FROM usage) AS "usageOk", debited.balance::text AS balance,
              debited.currency_code AS "currencyCode", entry.id AS "entryId"
-      FROM (SELECT 1) AS one LEFT JOIN debited ON true LEFT JOIN entry ON true`.execute(trx);
+      FROM (SELECT 1) AS one LEFT JOIN debited ON true LEFT JOIN entry ON true`,
+    );
     const row = rows[0];
     if (!row?.usageOk) throw await limitReached(trx, o, day);
     if (row.balance === null || row.currencyCode === null || row.entryId === null) {

@@ -61,6 +61,8 @@ export function createMessaging(deps: {
     messageIdDomain: addressOf(settings.smtpFrom).split('@')[1] ?? 'localhost',
     onOutcome: (m, s, e) => outcomeListener?.(m, s, e),
   });
+  // receipts go to the outbox; the driver acknowledges each once it is written
+  sms?.onReceipt?.((receipt) => sender.receipt(receipt));
   return {
     repository,
     sender,
@@ -83,7 +85,7 @@ export function createMessaging(deps: {
 
 export type Messaging = ReturnType<typeof createMessaging>;
 export type { MessageRow, NewMessage } from './messages-repository.ts';
-export type { MessageChannel, MessageStatus } from './messaging-tables.ts';
+export type { MessageChannel, MessageStatus, MessagingTables } from './messaging-tables.ts';
 export { withMessagingTables } from './messaging-tables.ts';
 export { MessageGone, type MessageKind, messageIdOf, NOT_SENT, type RenderedSms } from './outbox-sender.ts';
 export {

@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { executePrepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import { type MessageStatus, type MessagesTable, withMessagingTables } from './messaging-tables.ts';
 
@@ -62,22 +63,29 @@ export function messagesRepository(appDb: Kysely<Database>) {
       alsoInTrx?: (trx: Kysely<Database>) => Promise<void>,
     ): Promise<boolean> {
       const write = async (on: Kysely<Database>) => {
-        const updated = await withMessagingTables(on)
-          .updateTable('messages')
-          .set({
-            status: outcome.status,
-            attempts: row.attempts + 1,
-            next_attempt_at: outcome.nextAttemptAt,
-            last_error: outcome.error,
-            provider_id: outcome.providerId,
-            sent_at: outcome.status === 'sent' || outcome.status === 'captured' ? outcome.at : null,
-            updated_at: outcome.at,
-          })
-          .where('id', '=', row.id)
-          .where('status', '=', 'queued')
-          .where('attempts', '=', row.attempts)
-          .executeTakeFirst();
-        return Number(updated.numUpdatedRows) === 1;
+        const typed = withMessagingTables(on);
+        // The attempt is over: its lease ends with it (no `release` statement after it; the worker's
+        // job skips the messages recorded here). A prepared statement (db/prepared.ts): one per message sent.
+        const updated = await executePrepared(
+          typed,
+          typed
+            .updateTable('messages')
+            .set({
+              status: outcome.status,
+              attempts: row.attempts + 1,
+              next_attempt_at: outcome.nextAttemptAt,
+              last_error: outcome.error,
+              provider_id: outcome.providerId,
+              sent_at: outcome.status === 'sent' || outcome.status === 'captured' ? outcome.at : null,
+              updated_at: outcome.at,
+              lease_until: null,
+              leased_by: null,
+            })
+            .where('id', '=', row.id)
+            .where('status', '=', 'queued')
+            .where('attempts', '=', row.attempts),
+        );
+        return Number(updated.numAffectedRows) === 1;
       };
       // the common case (sent, or queued again) is one statement; a failure with work of its own a transaction
       if (!alsoInTrx) return write(appDb);
@@ -85,6 +93,36 @@ export function messagesRepository(appDb: Kysely<Database>) {
         if (!(await write(trx))) return false;
         await alsoInTrx(trx);
         return true;
+      });
+    },
+
+    /**
+     * A delivery receipt's outcome for the sent message one of whose parts the far end named
+     * `providerId` (provider_id holds the parts' ids, comma separated: migration 0028 indexes them):
+     * `delivered` from sent, `failed` from sent or delivered (a part that never arrived fails the
+     * message). `alsoInTrx` runs in the same transaction when it was written (the smsFee refund).
+     * The message written, or null when none was waiting for this receipt (already final, unknown id).
+     */
+    async receipt(
+      providerId: string,
+      outcome: { status: 'delivered' | 'failed'; error: string | null; at: Date },
+      alsoInTrx?: (trx: Kysely<Database>, message: MessageRow) => Promise<void>,
+    ): Promise<MessageRow | null> {
+      const write = async (on: Kysely<Database>) =>
+        (await withMessagingTables(on)
+          .updateTable('messages')
+          .set({ status: outcome.status, last_error: outcome.error, updated_at: outcome.at })
+          .where('channel', '=', 'sms')
+          .where('provider_id', 'is not', null)
+          .where(sql<boolean>`string_to_array(provider_id, ',') @> ARRAY[${providerId}]::text[]`)
+          .where('status', 'in', outcome.status === 'delivered' ? ['sent'] : ['sent', 'delivered'])
+          .returningAll()
+          .executeTakeFirst()) ?? null;
+      if (!alsoInTrx) return write(appDb);
+      return appDb.transaction().execute(async (trx) => {
+        const message = await write(trx);
+        if (message) await alsoInTrx(trx, message);
+        return message;
       });
     },
 

@@ -84,7 +84,18 @@ export type MessagingTables = {
 
 export type MessagingDatabase = Database & MessagingTables;
 
-/** The app's Kysely seen with the messaging tables too (the same connection, no copy). */
+const seen = new WeakMap<Kysely<Database>, Kysely<MessagingDatabase>>();
+
+/**
+ * The app's Kysely seen with the messaging tables too (the same connection, no copy). One per
+ * instance (a transaction's included): `withTables` builds a new Kysely each call, which the outbox
+ * did for every message it recorded.
+ */
 export function withMessagingTables(db: Kysely<Database>): Kysely<MessagingDatabase> {
-  return db.withTables<MessagingTables>();
+  let typed = seen.get(db);
+  if (!typed) {
+    typed = db.withTables<MessagingTables>();
+    seen.set(db, typed);
+  }
+  return typed;
 }

@@ -5,7 +5,14 @@ import type { MessageRow, MessagesRepository } from './messages-repository.ts';
 import type { MessageStatus } from './messaging-tables.ts';
 import { nextAttemptAt } from './retry-schedule.ts';
 import type { RenderedEmail } from './templates/layout.ts';
-import type { Outgoing, OutgoingEmail, OutgoingSms, SendOutcome, Transport } from './transports/transport.ts';
+import type {
+  DeliveryReceipt,
+  Outgoing,
+  OutgoingEmail,
+  OutgoingSms,
+  SendOutcome,
+  Transport,
+} from './transports/transport.ts';
 
 /**
  * One attempt of one queued message (the worker's messaging job): render it (its kind's template, from
@@ -60,7 +67,8 @@ export function messageIdOf(message: Pick<MessageRow, 'id' | 'created_at'>, doma
 export function createOutboxSender(deps: OutboxSenderDeps) {
   const { repository, clock } = deps;
 
-  async function record(message: MessageRow, outcome: SendOutcome | { unsent: string }) {
+  /** Writes the attempt's outcome; true when written (its lease ended with it, messages-repository.ts). */
+  async function record(message: MessageRow, outcome: SendOutcome | { unsent: string }): Promise<boolean> {
     const at = clock.now();
     let status: MessageStatus;
     let next: Date | null = null;
@@ -90,6 +98,7 @@ export function createOutboxSender(deps: OutboxSenderDeps) {
         : undefined,
     );
     if (written) deps.onOutcome?.(message, status, error);
+    return written;
   }
 
   async function outgoing(message: MessageRow, kind: MessageKind): Promise<Outgoing> {
@@ -108,30 +117,50 @@ export function createOutboxSender(deps: OutboxSenderDeps) {
   }
 
   return {
-    /** One attempt of the message as it was claimed (`message`: the leased row). */
-    async attempt(message: MessageRow): Promise<void> {
-      if (message.status !== 'queued') return;
+    /**
+     * One attempt of the message as it was claimed (`message`: the leased row). True when its outcome
+     * was recorded, which ends its lease too; false when there was nothing to record or another
+     * server recorded it first (its lease is then for the caller to release).
+     */
+    async attempt(message: MessageRow): Promise<boolean> {
+      if (message.status !== 'queued') return false;
       const kind = deps.kinds.get(message.kind);
       if (!kind) {
-        await record(message, { ok: false, permanent: true, error: `no template for ${message.kind}` });
-        return;
+        return record(message, { ok: false, permanent: true, error: `no template for ${message.kind}` });
       }
       let out: Outgoing;
       try {
         out = await outgoing(message, kind);
       } catch (error) {
         if (!(error instanceof MessageGone)) throw error;
-        await record(message, { ok: false, permanent: true, error: error.message });
-        return;
+        return record(message, { ok: false, permanent: true, error: error.message });
       }
       const transport =
         message.environment === 'sandbox' ? deps.transports.sandbox : deps.transports[message.channel];
-      if (!transport) {
-        await record(message, { unsent: NOT_SENT[message.channel] });
-        return;
-      }
+      if (!transport) return record(message, { unsent: NOT_SENT[message.channel] });
       const outcome = await (transport as Transport<Outgoing>).send(out);
-      await record(message, outcome);
+      return record(message, outcome);
+    },
+
+    /**
+     * A delivery receipt from the SMS driver: the message it names becomes delivered, or failed (a
+     * failure for good: the kind's `failedForGood` runs in the same transaction, the smsFee refund).
+     * A receipt for no waiting message (repeated, unknown) changes nothing.
+     */
+    async receipt(receipt: DeliveryReceipt): Promise<void> {
+      const at = clock.now();
+      const status = receipt.delivered ? 'delivered' : 'failed';
+      const error = receipt.delivered ? null : `not delivered: the SMSC reported ${receipt.state}`;
+      const written = await repository.receipt(
+        receipt.providerId,
+        { status, error, at },
+        receipt.delivered
+          ? undefined
+          : async (trx, message) => {
+              await deps.kinds.get(message.kind)?.failedForGood?.(trx, message, error ?? receipt.state);
+            },
+      );
+      if (written) deps.onOutcome?.(written, status, error);
     },
 
     /** The message rendered as its recipient would see it, secrets masked (the console's outbox). */

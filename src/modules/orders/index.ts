@@ -5,6 +5,7 @@
 export type { FirstStep, NewOrder, OrderAdapter, OrderRow, OrderRows, OrderTypes } from './order-adapter.ts';
 export {
   createOrderPath,
+  DEBIT_REFUSALS,
   type OrderPath,
   type OrderPathDeps,
   RESCUE_AFTER_MS,

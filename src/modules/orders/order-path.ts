@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, Environment } from '../../db/schema.ts';
-import { AppError } from '../../errors/error-codes.ts';
+import { AppError, type ErrorCode } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { OrderProvider } from '../../lib/fulfilment-provider.ts';
 import { takeStep } from '../../lib/fulfilment-step.ts';
@@ -22,7 +22,8 @@ import type { NewOrder, OrderAdapter, OrderTypes } from './order-adapter.ts';
  * one for the whole batch. A provider that answers from memory (the sandboxes) takes its first step
  * before the writes, so the row is written in the state it reached; one that reads the database or
  * calls out (it has `reserve`: the code stock, an upstream) takes it right after the commit, on the
- * order's locked row, outside any transaction when it calls out (`lib/fulfilment-step.ts`). A first
+ * order's locked row, outside any transaction when it calls out (`lib/fulfilment-step.ts`), unless
+ * its `reserve` settled the order in the transaction (the stock, every code drawn). A first
  * step that fails (throws) leaves the order accepted and paid, due at `rescueAt`: the worker takes it on.
  *
  * @example
@@ -30,6 +31,17 @@ import type { NewOrder, OrderAdapter, OrderTypes } from './order-adapter.ts';
  * const view = await orders.place(principal, body, baseUrl);
  * await orders.stepIfDue(transactionId); // the worker
  */
+
+/**
+ * What the account and its debit refuse an order with, in either product (accounts' `requireActive`,
+ * the ledger's balance and daily limits); both OpenAPI documents list them in this order.
+ */
+export const DEBIT_REFUSALS = [
+  'INSUFFICIENT_BALANCE',
+  'INACTIVE_ACCOUNT',
+  'MAX_DAILY_TRANSACTION_COUNT_REACHED',
+  'MAX_DAILY_TRANSACTION_AMOUNT_REACHED',
+] as const satisfies readonly ErrorCode[];
 
 /** A generous bound on one fulfilment step: past it, the worker takes over an order left behind. */
 export const RESCUE_AFTER_MS = 60_000;
@@ -58,7 +70,8 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
   // the product's rows written with its debit: in a batch by the debits' one statement
   const debitWithRows = a.rowWriter ? ledger.registerRowWriter(a.rowWriter) : null;
   type Provider = (typeof providers)[Environment];
-  type Placed = { row: T['row']; refusal: AppError | null };
+  /** `settled`: the provider's reserve finished the order in its transaction (stock codes drawn). */
+  type Placed = { row: T['row']; refusal: AppError | null; settled: boolean };
 
   async function place(principal: Principal, body: T['body'], baseUrl = ''): Promise<T['view']> {
     const { accountId, environment } = principal;
@@ -81,7 +94,9 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
     // Accepted and paid: whatever the first step of a provider that works outside memory does, the
     // caller gets the order (a step that failed here is retried by the worker from its next look),
     // or the refusal it was refunded for.
-    if (provider.reserve) {
+    if (placed.settled) {
+      row = (await a.repository.get(row.id)) ?? row;
+    } else if (provider.reserve) {
       const id = row.id;
       const taken = await step(id, false, true).catch(async () => ({
         row: (await a.repository.get(id)) ?? row,
@@ -143,9 +158,14 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
     });
     let row = await a.stored(trx, n, rows, posted);
     // What the provider takes now (stock codes) commits with the debit; its refusal rolls it back.
-    await provider.reserve?.(trx, order);
+    // When that settles the order (every code drawn), its step is applied here too: the order
+    // commits SUCCESSFUL with its cards, with no second transaction after the commit (which cost a
+    // live stock order about ten more statements: the lock, the owner looked up three times, the
+    // codes read again).
+    const settled = await provider.reserve?.(trx, order);
+    if (settled) await a.apply(trx, row, settled);
     if (n.first?.refund) row = await a.refund(trx, row, n);
-    return { row, refusal: n.first?.refusal ?? null };
+    return { row, refusal: n.first?.refusal ?? null, settled: settled !== undefined };
   }
 
   async function firstStep(

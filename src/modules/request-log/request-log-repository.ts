@@ -1,22 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { withRequestLogTables } from './request-log-tables.ts';
+import { type ApiRequestLogTable, withRequestLogTables } from './request-log-tables.ts';
 
-/** A row as written: already masked (request-log-rows.ts). */
-export interface RequestLogRow {
+/** A row as written: already masked (request-log-rows.ts); the table's columns, the time in ms. */
+export type RequestLogRow = Omit<ApiRequestLogTable, 'id' | 'at' | 'account_id' | 'transaction_id'> & {
   at: number;
   account_id: number;
-  environment: string;
-  product: string;
-  client_id: string;
-  method: string;
-  path: string;
-  status: number;
-  latency_ms: number;
-  request_id: string;
-  request_body: string | null;
-  response_body: string | null;
-}
+  transaction_id: number | null;
+};
 
 export interface RequestLogQuery {
   accountId: number;
@@ -42,13 +33,28 @@ export function requestLogRepository(appDb: Kysely<Database>) {
       if (rows.length === 0) return;
       await sql`
         INSERT INTO api_request_log (at, account_id, environment, product, client_id, method, path, status,
-                                     latency_ms, request_id, request_body, response_body)
+                                     latency_ms, request_id, request_body, response_body, transaction_id)
         SELECT to_timestamp(r.at / 1000.0), r.account_id, r.environment, r.product, r.client_id, r.method,
-               r.path, r.status, r.latency_ms, r.request_id, r.request_body, r.response_body
+               r.path, r.status, r.latency_ms, r.request_id, r.request_body, r.response_body, r.transaction_id
         FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(
           at double precision, account_id bigint, environment text, product text, client_id text,
           method text, path text, status smallint, latency_ms real, request_id text,
-          request_body text, response_body text)`.execute(db);
+          request_body text, response_body text, transaction_id bigint)`.execute(db);
+    },
+
+    /** The request id of the request that created a transaction, while its line is kept. */
+    async creatorOf(accountId: number, environment: string, product: string, transactionId: number) {
+      const row = await db
+        .selectFrom('api_request_log')
+        .select('request_id')
+        .where('account_id', '=', accountId)
+        .where('product', '=', product)
+        .where('transaction_id', '=', transactionId)
+        .where('environment', '=', environment)
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      return row?.request_id ?? null;
     },
 
     /** Newest first. */

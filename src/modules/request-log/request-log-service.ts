@@ -65,6 +65,7 @@ export function rowOf(e: ApiRequestEntry): RequestLogRow {
     request_id: storableText(e.requestId),
     request_body: e.status >= 400 ? bodyText(e.requestBody) : null,
     response_body: e.status >= 400 ? bodyText(e.responseBody) : null,
+    transaction_id: e.transactionId ?? null,
   };
 }
 
@@ -110,6 +111,16 @@ export function createRequestLog(deps: {
     /** Hears each batch that could not be written (its entries are dropped and counted). */
     onWriteError(listener: (error: unknown, entries: number) => void) {
       problems.push(listener);
+    },
+
+    /** The id of the API request that created a transaction (null: not logged, or no longer kept). */
+    creatorOf(
+      accountId: number,
+      environment: string,
+      product: 'giftcards' | 'topups',
+      transactionId: number,
+    ) {
+      return repository.creatorOf(accountId, environment, product, transactionId);
     },
 
     /** One page of an account's requests, newest first; `hasMore` when a next page has some. */

@@ -16,6 +16,8 @@ export interface ApiRequestLogTable {
   request_id: string;
   request_body: string | null;
   response_body: string | null;
+  /** the transaction a successful order request created (migration 0026) */
+  transaction_id: ColumnType<string | number | null, number | null | undefined, never>;
 }
 
 export type RequestLogTables = { api_request_log: ApiRequestLogTable };

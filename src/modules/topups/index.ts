@@ -27,6 +27,7 @@ export type {
   PromotionRecord,
 } from './catalog/operator-catalog.ts';
 export type { OperatorStatuses } from './catalog/operator-statuses.ts';
+export { SANDBOX_TEST_NUMBERS } from './fulfilment/sandbox-simulator.ts';
 export type { TopupOrders } from './orders/order-adapter.ts';
 export { topupView } from './orders/order-view.ts';
 export type { TopupRow } from './orders/orders-repository.ts';

@@ -1,5 +1,7 @@
 import type { ApiDocs } from '../../http/openapi.ts';
 import { Balance } from '../../http/schemas.ts';
+import { BALANCE_TAG, balanceDocs } from '../accounts/index.ts';
+import { DEBIT_REFUSALS } from '../orders/index.ts';
 import * as C from './catalog/catalog-schemas.ts';
 import { REPORT_BOUND_PATTERN } from './orders/order-reports.ts';
 import * as O from './orders/order-schemas.ts';
@@ -30,7 +32,7 @@ export const TOPUP_API_DOCS: ApiDocs = {
     'send the top-up and look up past transactions, commissions and promotions. Every call needs an OAuth 2.0 access token whose ' +
     'audience is this base URL and the scope the operation names (see [Getting started](docs/getting-started)).',
   tags: [
-    { name: 'Account', description: 'The balance of the account the token belongs to.' },
+    BALANCE_TAG,
     { name: 'Countries', description: 'Countries that have operators.' },
     { name: 'Operators', description: 'Operators, their amounts, and auto-detection from a phone number.' },
     { name: 'Pricing', description: 'FX rates and commissions.' },
@@ -59,12 +61,7 @@ export const TOPUP_API_DOCS: ApiDocs = {
     Balance,
   },
   operations: {
-    'GET /accounts/balance': {
-      tag: 'Account',
-      summary: 'Get the account balance',
-      description:
-        'The balance of the account the token belongs to, in its currency. Scope `read-prepaid-balance`.',
-    },
+    'GET /accounts/balance': balanceDocs('Scope `read-prepaid-balance`.'),
     'GET /countries': {
       tag: 'Countries',
       summary: 'List countries',
@@ -172,10 +169,7 @@ export const TOPUP_API_DOCS: ApiDocs = {
         'PHONE_RECENTLY_RECHARGED',
         'CUSTOM_IDENTIFIER_ALREADY_USED',
         'TOPUP_TRANSACTION_FAILED',
-        'INSUFFICIENT_BALANCE',
-        'INACTIVE_ACCOUNT',
-        'MAX_DAILY_TRANSACTION_COUNT_REACHED',
-        'MAX_DAILY_TRANSACTION_AMOUNT_REACHED',
+        ...DEBIT_REFUSALS,
         'OPERATOR_UNAVAILABLE_OR_CURRENTLY_INACTIVE',
         'OPERATOR_NOT_IN_SERVICE',
         'UNPROCCESSABLE_ENTITY',

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, UpstreamProduct } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
+import type { RefusedStep } from '../../lib/fulfilment-provider.ts';
 import type { UpstreamAnswer, UpstreamClient } from './upstream-client.ts';
 import { upstreamCustomIdentifier } from './upstream-identifiers.ts';
 import { RETRY_NEW, refusalOf } from './upstream-refusals.ts';
@@ -45,6 +46,18 @@ export interface UpstreamTransaction {
 /** Records the upstream's transaction on our call row: `placed` while it works, `final` once done. */
 export type SaveFollowed = (state: 'placed' | 'final', lastError?: string | null) => Promise<void>;
 
+/** Not finished: looked at again at `nextCheckAt` (a step both products' orders know). */
+export interface ProcessingStep {
+  status: 'PROCESSING';
+  nextCheckAt: Date;
+}
+
+/** PROCESSING, looked at again after `ms` (the upstream's recheck interval unless told). */
+export type Later = (now: Date, ms?: number) => ProcessingStep;
+
+/** The steps the protocol takes by itself, for either product: still working, or refused. */
+export type ProtocolStep = ProcessingStep | RefusedStep;
+
 export interface UpstreamProtocol<O extends UpstreamOrder, T extends UpstreamTransaction, S> {
   product: UpstreamProduct;
   /** In messages: 'order', 'top-up'. */
@@ -63,10 +76,8 @@ export interface UpstreamProtocol<O extends UpstreamOrder, T extends UpstreamTra
     t: T,
     now: Date,
     save: SaveFollowed,
-  ): Promise<S>;
-  /** PROCESSING, looked at again after `ms`. */
-  later(now: Date, ms?: number): S;
-  refused(error: AppError): S;
+    later: Later,
+  ): Promise<S | ProcessingStep>;
   /** What a step answers for a transaction the upstream refused earlier. */
   refusedEarlier(lastError: string | null): AppError;
   /** Looked at again after this long while no upstream is configured. */
@@ -82,8 +93,19 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
   const calls = upstreams.calls;
   const { product } = p;
   const identifier = (transactionId: number) => upstreamCustomIdentifier('live', transactionId);
+  const later: Later = (now, ms = upstreams.recheckMs) => ({
+    status: 'PROCESSING',
+    nextCheckAt: new Date(now.getTime() + ms),
+  });
+  const refused = (error: AppError): RefusedStep => ({ status: 'REFUSED', error });
 
-  function follow(db: Kysely<Database>, client: UpstreamClient, order: O, t: T, now: Date): Promise<S> {
+  function follow(
+    db: Kysely<Database>,
+    client: UpstreamClient,
+    order: O,
+    t: T,
+    now: Date,
+  ): Promise<S | ProcessingStep> {
     const save: SaveFollowed = async (state, lastError = null) => {
       await calls.save(db, {
         product,
@@ -96,7 +118,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
         now,
       });
     };
-    return p.follow(db, client, order, t, now, save);
+    return p.follow(db, client, order, t, now, save, later);
   }
 
   /**
@@ -128,7 +150,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
     order: O,
     now: Date,
     sentBefore: boolean,
-  ): Promise<S> {
+  ): Promise<S | ProtocolStep> {
     const customIdentifier = identifier(order.transactionId);
     // The attempt is on record before the request leaves: after a crash during the call, the next
     // step asks the reports instead of guessing.
@@ -159,7 +181,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
       await note(answer.reason);
       if (!sentBefore && order.firstStep) {
         await record('refused', answer.reason, false);
-        return p.refused(
+        return refused(
           new AppError(
             'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT',
             `Live fulfilment is unreachable at the moment; the ${p.noun} was refunded. ${RETRY_NEW}`,
@@ -169,18 +191,18 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
         );
       }
       await record('unknown', answer.reason, false);
-      return p.later(now);
+      return later(now);
     }
     if (answer.kind === 'unknown') {
       await record('unknown', answer.reason);
       await note(`outcome unknown, to reconcile: ${answer.reason}`);
-      return p.later(now);
+      return later(now);
     }
     if (answer.status >= 200 && answer.status < 300) {
       const t = p.parse(answer.body);
       if (!t) {
         await record('unknown', `HTTP ${answer.status}: an answer that is not a transaction`);
-        return p.later(now);
+        return later(now);
       }
       await calls.save(db, {
         product,
@@ -210,7 +232,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
           'unknown',
           `refused (${refusal.description}), then no answer from the reports: ${found}`,
         );
-        return p.later(now);
+        return later(now);
       }
     }
     await record('refused', refusal.description);
@@ -223,7 +245,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
     } else if (refusal.ours) {
       await note(`refused for our account: ${refusal.description}`);
     }
-    return p.refused(refusal.error);
+    return refused(refusal.error);
   }
 
   /** An attempt whose outcome is unknown: the upstream's reports by our customIdentifier decide. */
@@ -233,7 +255,7 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
     order: O,
     now: Date,
     mayPlace: boolean,
-  ): Promise<S> {
+  ): Promise<S | ProtocolStep> {
     const found = await lookUp(client, order.transactionId);
     if (typeof found === 'string') {
       await calls.save(db, {
@@ -244,11 +266,11 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
         lastError: `reconcile: ${found}`,
         now,
       });
-      return p.later(now);
+      return later(now);
     }
     if (found) return follow(db, client, order, found, now);
     // provably none: buying now (same identifier) cannot buy twice
-    return mayPlace ? place(db, client, order, now, true) : p.later(now);
+    return mayPlace ? place(db, client, order, now, true) : later(now);
   }
 
   return {
@@ -256,10 +278,16 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
       if (!(await upstreams.client(product, db))) await unconfigured.accept(request);
     },
 
+    // Nothing to take in the order's transaction; having `reserve` makes the order path take the
+    // first step after the commit, so no call is ever made while the account's balance is locked.
+    async reserve(): Promise<undefined> {
+      return undefined;
+    },
+
     /** Every step of this protocol calls the upstream: it runs outside any transaction. */
     callsOut: async () => true,
 
-    async step(order: O, now: Date, db: Kysely<Database>): Promise<S> {
+    async step(order: O, now: Date, db: Kysely<Database>): Promise<S | ProtocolStep> {
       const call = await calls.get(db, product, order.transactionId);
       const client = await upstreams.client(product, db);
       if (!client) {
@@ -268,24 +296,24 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
           try {
             await unconfigured.accept(order);
           } catch (error) {
-            if (error instanceof AppError) return p.refused(error);
+            if (error instanceof AppError) return refused(error);
             throw error;
           }
         }
-        return p.later(now, p.idleRecheckMs);
+        return later(now, p.idleRecheckMs);
       }
       if (!call) return place(db, client, order, now, !order.firstStep);
       switch (call.state) {
         case 'unknown':
           return reconcile(db, client, order, now, true);
         case 'refused':
-          return p.refused(p.refusedEarlier(call.last_error));
+          return refused(p.refusedEarlier(call.last_error));
         default: {
           const id = call.upstream_transaction_id;
           if (id === null) return reconcile(db, client, order, now, true);
           const answer = await client.call('GET', `${p.reportsPath}/${id}`);
           const t = answer.kind === 'answered' && answer.status === 200 ? p.parse(answer.body) : null;
-          if (!t) return p.later(now);
+          if (!t) return later(now);
           return follow(db, client, order, t, now);
         }
       }

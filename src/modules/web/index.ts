@@ -6,6 +6,7 @@
  * hook), `ui/` (the browser code both pages
  * share) and the files here that serve a page (web-pages.ts, web-assets.ts).
  */
+export { rolesWith } from './permissions.ts';
 export { usersAdminRoutes } from './users/users-admin-routes.ts';
 export { webPages } from './web-pages.ts';
 export { createWebServices, type WebDeps, type WebServices } from './web-services.ts';

@@ -5,12 +5,21 @@ import type { OpenApiRegistry } from '../../http/openapi.ts';
 import { docsRoutes } from '../../http/openapi.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import { installAuditHook } from '../audit/index.ts';
+import type { FundingService } from '../funding/index.ts';
 import type { GiftcardDelivery } from '../giftcards/index.ts';
 import type { RequestLog } from '../request-log/index.ts';
+import type { WebhookService } from '../webhooks/index.ts';
 import { consoleRoutes } from './console/console-routes.ts';
+import { consoleFundingRoutes } from './console/funding-routes.ts';
+import { consoleTransactionRoutes } from './console/transaction-routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
+import { dashboardFundingRoutes } from './dashboard/funding-routes.ts';
+import { dashboardTransactionRoutes } from './dashboard/transaction-routes.ts';
+import { dashboardWebhookRoutes } from './dashboard/webhooks-routes.ts';
+import { openingRoutes } from './opening-routes.ts';
 import { sessionRoutes } from './users/session-routes.ts';
-import { installWebSession, type WebSessionOptions } from './users/web-session.ts';
+import { teamRoutes } from './users/team-routes.ts';
+import { installWebSession, type WebSessionOptions, webUserOf } from './users/web-session.ts';
 import { installPageHeaders, pageRoutes } from './web-assets.ts';
 import type { WebServices } from './web-services.ts';
 
@@ -32,6 +41,10 @@ export async function webPages(
     dashboardUrl: string;
     /** Gift card delivery: a transaction's delivery log, resend, branding (the dashboard). */
     delivery: GiftcardDelivery;
+    /** Funding by bank transfer, receipts and statements (modules/funding). */
+    funding: FundingService;
+    /** Webhook endpoints and their deliveries (modules/webhooks): the dashboard's Webhooks page. */
+    webhooks: WebhookService;
   },
 ) {
   const base = deps.bases.find((b) => b.kind === deps.page) as Base;
@@ -69,6 +82,7 @@ export async function webPages(
     base.prefix,
   );
   sessionRoutes(typed, session, async (accountId) => (await deps.accounts.require(accountId)).name, base.url);
+  teamRoutes(typed, { users: deps.web.users, page: deps.page, pageUrl: base.url });
   if (deps.page === 'dashboard') {
     dashboardRoutes(typed, {
       dashboard: deps.web.dashboard,
@@ -78,14 +92,25 @@ export async function webPages(
       errorsUrl: deps.errorsUrl,
       delivery: deps.delivery,
     });
+    dashboardFundingRoutes(typed, deps.funding);
+    dashboardWebhookRoutes(typed, { webhooks: deps.webhooks });
+    dashboardTransactionRoutes(typed, { detail: deps.web.transactionDetail, requestLog: deps.requestLog });
   } else {
     consoleRoutes(typed, {
       console: deps.web.console,
+      search: deps.web.search,
       users: deps.web.users,
       audit: deps.web.audit,
       requestLog: deps.requestLog,
       dashboardUrl: deps.dashboardUrl,
     });
+    consoleFundingRoutes(typed, deps.funding);
+    consoleTransactionRoutes(typed, { detail: deps.web.transactionDetail, requestLog: deps.requestLog });
   }
+  openingRoutes(typed, (request) =>
+    deps.page === 'dashboard'
+      ? deps.web.opening.ofAccount(webUserOf(request).accountId as number)
+      : deps.web.opening.ofPlatform(),
+  );
   docsRoutes(app, deps.openapi, { kind: deps.page, bases: deps.bases });
 }

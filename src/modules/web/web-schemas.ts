@@ -11,3 +11,8 @@ export const AccountIdParams = Type.Object({ accountId: Type.Integer({ minimum: 
 
 export const ClientParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 200 }) });
 export const Revoked = Type.Object({ clientId: Type.String(), revoked: Type.Boolean() });
+export const OpeningEnvironment = Type.Object({
+  environment: Type.Union([Type.Literal('live'), Type.Literal('sandbox')], {
+    description: 'live when it has data (credentials or transactions), else sandbox',
+  }),
+});

@@ -14,8 +14,13 @@ import type { TopupServices } from '../topups/index.ts';
 import type { UpstreamService } from '../upstream/index.ts';
 import { consoleRepository } from './console/console-repository.ts';
 import { createConsoleService } from './console/console-service.ts';
+import { createTransactionSearch } from './console/transaction-search.ts';
+import { transactionSearchRepository } from './console/transaction-search-repository.ts';
 import { dashboardRepository } from './dashboard/dashboard-repository.ts';
 import { createDashboardService } from './dashboard/dashboard-service.ts';
+import { openingEnvironments } from './opening-environment.ts';
+import { createTransactionDetail } from './transactions/transaction-detail.ts';
+import { transactionRepository } from './transactions/transaction-repository.ts';
 import { usersRepository } from './users/users-repository.ts';
 import { createUsersService } from './users/users-service.ts';
 import { webMessages } from './users/web-messages.ts';
@@ -80,7 +85,12 @@ export function createWebServices(deps: WebDeps) {
   });
   const dashboard = createDashboardService({ ...deps, repository: dashboardRepository(db) });
   const console = createConsoleService({ ...deps, repository: consoleRepository(db), users });
-  return { users, audit, dashboard, console };
+  const transactions = transactionSearchRepository(db);
+  const search = createTransactionSearch({ repository: transactions });
+  const opening = openingEnvironments({ accounts: deps.accounts, transactions });
+  // one transaction's page: its amounts, FX and ledger entries
+  const transactionDetail = createTransactionDetail({ ...deps, repository: transactionRepository(db) });
+  return { users, audit, dashboard, console, search, opening, transactionDetail };
 }
 
 export type WebServices = ReturnType<typeof createWebServices>;

@@ -21,6 +21,12 @@ export const EVENT_TYPES = [
   'balance.funded',
 ] as const;
 
+/**
+ * The event "Send a test event" sends (dashboard) to one endpoint, whatever its patterns: no pattern
+ * subscribes to it, and the triggers never raise it. Its `data` names the endpoint.
+ */
+export const TEST_EVENT = 'webhook.test';
+
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export function matches(pattern: string, type: string): boolean {

@@ -68,3 +68,4 @@ export { EVENT_TYPES } from './event-types.ts';
 export { nominalRetryDelayMs, RETRIES } from './retry-schedule.ts';
 export { signatureOf } from './signing.ts';
 export { webhookAdminRoutes } from './webhook-admin-routes.ts';
+export type { WebhookService } from './webhook-service.ts';

@@ -2,75 +2,28 @@ import { Type } from 'typebox';
 import { pagingQuery, toLimitOffset } from '../../http/paging.ts';
 import type { TypedApp } from '../../http/schemas.ts';
 import { params } from '../audit/index.ts';
+import * as schemas from './webhook-schemas.ts';
 import type { WebhookService } from './webhook-service.ts';
 
 /**
  * Webhooks on the admin API (the `airgift webhooks` commands): add, list and remove an account's
  * endpoints, read an endpoint's delivery log, replay a delivery, set an account's balance.low threshold.
  */
-const Environment = Type.Union([Type.Literal('live'), Type.Literal('sandbox')]);
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
-const Endpoint = Type.Object({
-  id: Type.Integer(),
-  accountId: Type.Integer(),
-  environment: Environment,
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  createdAt: Type.String(),
-  failingSince: Nullable(Type.String({ description: 'the first failed attempt since the last success' })),
-  disabledAt: Nullable(Type.String({ description: 'set when every attempt failed for 3 days' })),
-  disabledReason: Nullable(Type.String()),
-});
-const AddedEndpoint = Type.Intersect([
-  Endpoint,
-  Type.Object({ secret: Type.String({ description: 'the signing secret (whsec_…), shown this once' }) }),
-]);
+const { EndpointParams, DeliveryParams, WebhookUrl, WebhookEventPatterns } = schemas;
+const Environment = schemas.WebhookEnvironment;
+const Endpoint = schemas.WebhookEndpoint;
+const AddedEndpoint = schemas.WebhookEndpointWithSecret;
 const AddBody = Type.Object(
   {
     accountId: Type.Integer({ minimum: 1 }),
     environment: Environment,
-    url: Type.String({ minLength: 1, maxLength: 2000 }),
-    events: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20 }),
+    url: WebhookUrl,
+    events: WebhookEventPatterns,
   },
   { additionalProperties: false },
 );
-const EndpointParams = Type.Object({ endpointId: Type.Integer({ minimum: 1 }) });
-const DeliveryParams = Type.Object({ deliveryId: Type.Integer({ minimum: 1 }) });
-const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
-const Attempt = Type.Object({
-  attempt: Type.Integer(),
-  at: Type.String(),
-  statusCode: NullableInt,
-  latencyMs: Type.Integer(),
-  error: Nullable(Type.String()),
-  nextAttemptAt: Nullable(Type.String()),
-});
-const Delivery = Type.Object({
-  id: Type.Integer(),
-  eventId: Type.String({ description: 'the webhook-id header' }),
-  type: Type.String(),
-  subjectId: Type.Integer({ description: 'the transaction id, or the ledger entry id of a balance event' }),
-  status: Type.Union([Type.Literal('PENDING'), Type.Literal('DELIVERED'), Type.Literal('FAILED')]),
-  attempts: Type.Integer(),
-  nextAttemptAt: Nullable(Type.String()),
-  lastStatusCode: NullableInt,
-  lastError: Nullable(Type.String()),
-  deliveredAt: Nullable(Type.String()),
-  createdAt: Type.String(),
-  log: Type.Array(Attempt),
-});
-const DeliveryPage = Type.Object({
-  items: Type.Array(Delivery),
-  total: Type.Integer(),
-  page: Type.Integer(),
-  size: Type.Integer(),
-});
-const Replayed = Type.Object({
-  id: Type.Integer(),
-  eventId: Type.String(),
-  status: Type.String(),
-  nextAttemptAt: Nullable(Type.String()),
-});
+const DeliveryPage = schemas.WebhookDeliveryPage;
+const Replayed = schemas.QueuedDelivery;
 const ThresholdBody = Type.Object(
   {
     environment: Environment,

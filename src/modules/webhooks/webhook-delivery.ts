@@ -4,6 +4,7 @@ import { currencyName } from '../../lib/currencies.ts';
 import { dec } from '../../lib/money.ts';
 import type { TextSealer } from '../../lib/sealed-text.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
+import { TEST_EVENT } from './event-types.ts';
 import { DISABLE_AFTER_MS, retryDelayMs } from './retry-schedule.ts';
 import { signedHeaders } from './signing.ts';
 import type { WebhookSender } from './webhook-sender.ts';
@@ -46,6 +47,13 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
 
   /** The event's `data`: the resource as the API shows it, in the state the event tells of. */
   async function dataOf(event: DeliveryJob['event']): Promise<object> {
+    if (event.type === TEST_EVENT) {
+      return {
+        endpointId: event.subjectId,
+        environment: event.environment,
+        message: 'A test event: this endpoint receives and verifies airgift webhooks.',
+      };
+    }
     if (event.type.startsWith('giftcard.delivery.')) {
       return deps.render.giftcardDelivery(event.accountId, event.environment, event.subjectId);
     }

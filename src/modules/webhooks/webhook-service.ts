@@ -4,10 +4,10 @@ import type { Clock } from '../../lib/clock.ts';
 import { dec } from '../../lib/money.ts';
 import type { TextSealer } from '../../lib/sealed-text.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
-import { checkPatterns } from './event-types.ts';
+import { checkPatterns, TEST_EVENT } from './event-types.ts';
 import { newSigningSecret } from './signing.ts';
 import { checkTargetUrl } from './target-guard.ts';
-import type { EndpointRow, WebhooksRepository } from './webhooks-repository.ts';
+import type { DeliveryRow, EndpointRow, WebhooksRepository } from './webhooks-repository.ts';
 
 /**
  * The operator's side of webhooks (admin API, CLI): endpoints per account and environment, each with
@@ -25,6 +25,11 @@ export interface WebhookServiceDeps {
   clock: Clock;
   allowPrivate: boolean;
   accountExists: (accountId: number) => Promise<boolean>;
+}
+
+/** Who may touch an endpoint on the dashboard: its own account only (the operator: any, no owner). */
+export interface Owner {
+  accountId: number;
 }
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
@@ -50,11 +55,21 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     if (!(await deps.accountExists(accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
   }
 
-  async function requireEndpoint(id: number) {
+  /** An endpoint not removed; with `owner`, only one of that account (another's is not found either). */
+  async function requireEndpoint(id: number, owner?: Owner) {
     const row = await repository.endpoint(id);
-    if (!row) throw new AppError('RESOURCE_NOT_FOUND', `No webhook endpoint ${id}`);
+    if (!row || (owner && row.account_id !== owner.accountId)) {
+      throw new AppError('RESOURCE_NOT_FOUND', `No webhook endpoint ${id}`);
+    }
     return row;
   }
+
+  const queued = (row: DeliveryRow) => ({
+    id: row.id,
+    eventId: `evt_${row.event_id}`,
+    status: row.status,
+    nextAttemptAt: iso(row.next_attempt_at),
+  });
 
   return {
     async add(input: { accountId: number; environment: Environment; url: string; events: string[] }) {
@@ -78,15 +93,16 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return { items: (await repository.endpoints(filter)).map(endpointView) };
     },
 
-    async remove(id: number) {
+    async remove(id: number, owner?: Owner) {
+      if (owner) await requireEndpoint(id, owner);
       const row = await repository.removeEndpoint(id, clock.now());
       if (!row) throw new AppError('RESOURCE_NOT_FOUND', `No webhook endpoint ${id}`);
       return endpointView(row);
     },
 
     /** The delivery log of an endpoint, newest first, each with its attempts. */
-    async deliveries(endpointId: number, page: { limit: number; offset: number }) {
-      await requireEndpoint(endpointId);
+    async deliveries(endpointId: number, page: { limit: number; offset: number }, owner?: Owner) {
+      await requireEndpoint(endpointId, owner);
       const { rows, total } = await repository.deliveries(endpointId, page);
       return {
         total,
@@ -115,7 +131,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     },
 
     /** Sends a delivery's event again to its endpoint (same webhook-id), as a new delivery due now. */
-    async replay(deliveryId: number) {
+    async replay(deliveryId: number, owner?: Owner) {
+      if (owner) {
+        const endpointId = await repository.endpointOfDelivery(deliveryId);
+        if (endpointId === undefined)
+          throw new AppError('RESOURCE_NOT_FOUND', `No webhook delivery ${deliveryId}`);
+        await requireEndpoint(endpointId, owner).catch(() => {
+          throw new AppError('RESOURCE_NOT_FOUND', `No webhook delivery ${deliveryId}`);
+        });
+      }
       const row = await repository.replay(deliveryId, clock.now());
       if (!row) throw new AppError('RESOURCE_NOT_FOUND', `No webhook delivery ${deliveryId}`);
       const endpoint = await requireEndpoint(row.endpoint_id);
@@ -123,12 +147,31 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         await repository.abandon(row.id, 'endpoint disabled');
         throw new AppError('INVALID_REQUEST', `Webhook endpoint ${endpoint.id} is disabled`);
       }
-      return {
-        id: row.id,
-        eventId: `evt_${row.event_id}`,
-        status: row.status,
-        nextAttemptAt: iso(row.next_attempt_at),
-      };
+      return queued(row);
+    },
+
+    /**
+     * A new signing secret for an endpoint, returned this once; the old one stops at once (every
+     * attempt from now on, retries of older events included, is signed with the new one).
+     */
+    async rotateSecret(id: number, owner?: Owner) {
+      await requireEndpoint(id, owner);
+      const secret = newSigningSecret();
+      const row = await repository.setSecret(id, await deps.secrets.seal(secret));
+      if (!row) throw new AppError('RESOURCE_NOT_FOUND', `No webhook endpoint ${id}`);
+      return { ...endpointView(row), secret };
+    },
+
+    /**
+     * A `webhook.test` event to this one endpoint, whatever its event patterns: a real delivery of
+     * the outbox, due now, signed and retried like any other (its `data` names the endpoint).
+     */
+    async sendTest(id: number, owner?: Owner) {
+      const endpoint = await requireEndpoint(id, owner);
+      if (endpoint.disabled_at) {
+        throw new AppError('INVALID_REQUEST', `Webhook endpoint ${endpoint.id} is disabled`);
+      }
+      return queued(await repository.insertTestEvent(endpoint, TEST_EVENT, clock.now()));
     },
 
     /** balance.low fires when a debit takes the balance below `threshold` (null: never). */

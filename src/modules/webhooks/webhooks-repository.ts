@@ -65,6 +65,58 @@ export function webhooksRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    /** A new sealed signing secret for an endpoint not removed. */
+    async setSecret(id: number, sealed: string): Promise<EndpointRow | undefined> {
+      return db
+        .updateTable('webhook_endpoints')
+        .set({ secret_sealed: sealed })
+        .where('id', '=', id)
+        .where('removed_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** The endpoint a delivery goes to. */
+    async endpointOfDelivery(deliveryId: number): Promise<number | undefined> {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select('endpoint_id')
+        .where('id', '=', deliveryId)
+        .executeTakeFirst();
+      return row?.endpoint_id;
+    },
+
+    /**
+     * An event for one endpoint only (the test event, its subject the endpoint) and its delivery, due
+     * at `at`, in one transaction: the worker sends it like any event of the outbox.
+     */
+    async insertTestEvent(endpoint: EndpointRow, type: string, at: Date): Promise<DeliveryRow> {
+      return db.transaction().execute(async (trx) => {
+        const event = await trx
+          .insertInto('webhook_events')
+          .values({
+            account_id: endpoint.account_id,
+            environment: endpoint.environment,
+            type,
+            subject_id: endpoint.id,
+            created_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return trx
+          .insertInto('webhook_deliveries')
+          .values({
+            event_id: event.id,
+            endpoint_id: endpoint.id,
+            status: 'PENDING',
+            next_attempt_at: at,
+            created_at: at,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
+    },
+
     /** Removes an endpoint; its pending deliveries end FAILED. */
     async removeEndpoint(id: number, at: Date): Promise<EndpointRow | undefined> {
       return db.transaction().execute(async (trx) => {

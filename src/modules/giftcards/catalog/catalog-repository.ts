@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { dec } from '../../../lib/money.ts';
+import { readLiveCatalogue } from '../../upstream/index.ts';
 import type { CatalogBrand, CatalogCategory, CatalogFile, CatalogProduct } from './catalog-file.ts';
 
 /**
@@ -143,14 +144,7 @@ export function catalogRepository(db: Kysely<Database>) {
    * sync and whenever the snapshot is not from the upstream configured now (none, or another URL).
    */
   async function readLive(): Promise<CatalogFile | null> {
-    const row = await db
-      .selectFrom('live_catalogues as l')
-      .innerJoin('upstreams as u', 'u.product', 'l.product')
-      .select('l.document')
-      .where('l.product', '=', 'giftcards')
-      .whereRef('l.upstream_url', '=', 'u.base_url')
-      .executeTakeFirst();
-    return row ? (row.document as CatalogFile) : null;
+    return (await readLiveCatalogue(db, 'giftcards')) as CatalogFile | null;
   }
 
   return { isEmpty, upsert, setStatus, readAll, readLive };

@@ -171,6 +171,20 @@ export function createCatalogService(deps: {
     return c.products.filter((p) => visibleIn(env, c)(p) && dec(p.discountPercentage).gt(0));
   }
 
+  /** One page of `products` and how many match in all (the paged wrapper's total). */
+  async function productPage(
+    env: Environment,
+    currency: string,
+    filter: ProductFilter,
+    page: { limit: number; offset: number },
+  ) {
+    const matches = await matching(env, filter);
+    const items = await Promise.all(
+      matches.slice(page.offset, page.offset + page.limit).map((p) => view(p, currency)),
+    );
+    return { items, total: matches.length };
+  }
+
   return {
     countries: () => countries.all,
 
@@ -213,23 +227,10 @@ export function createCatalogService(deps: {
       filter: ProductFilter,
       page: { limit: number; offset: number },
     ) {
-      const matches = await matching(env, filter);
-      return Promise.all(matches.slice(page.offset, page.offset + page.limit).map((p) => view(p, currency)));
+      return (await productPage(env, currency, filter, page)).items;
     },
 
-    /** One page of `products` and how many match in all (the paged wrapper's total). */
-    async productPage(
-      env: Environment,
-      currency: string,
-      filter: ProductFilter,
-      page: { limit: number; offset: number },
-    ) {
-      const matches = await matching(env, filter);
-      const items = await Promise.all(
-        matches.slice(page.offset, page.offset + page.limit).map((p) => view(p, currency)),
-      );
-      return { items, total: matches.length };
-    },
+    productPage,
 
     async product(env: Environment, currency: string, productId: number) {
       return view(await find(env, productId), currency);

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { executePrepared, runCompiled } from '../../../db/prepared.ts';
 import type { Database, Environment } from '../../../db/schema.ts';
 import { withMessagingTables } from '../../messaging/index.ts';
 
@@ -46,43 +47,49 @@ export function deliveryRepository(appDb: Kysely<Database>) {
   const db = withMessagingTables(appDb);
   const on = (trx?: Kysely<Database>) => (trx ? withMessagingTables(trx) : db);
 
+  // The order as its messages show it: the outbox reads it for every message it sends, so it is
+  // compiled once and runs as a prepared statement (db/prepared.ts).
+  const orderQuery = db
+    .selectFrom('giftcard_transactions as t')
+    .innerJoin('giftcard_products as p', 'p.id', 't.product_id')
+    .innerJoin('giftcard_brands as b', 'b.id', 'p.brand_id')
+    .innerJoin('accounts as a', 'a.id', 't.account_id')
+    .leftJoin('account_branding as ab', 'ab.account_id', 't.account_id')
+    .select([
+      't.id',
+      't.account_id',
+      't.environment',
+      't.status',
+      't.quantity',
+      't.unit_price',
+      't.recipient_currency_code',
+      't.product_name',
+      't.brand_name',
+      't.sender_name',
+      't.recipient_email',
+      't.recipient_phone',
+      't.sms_fee',
+      'p.logo_urls',
+      'b.logo_url',
+      'p.redeem_concise',
+      'p.redeem_verbose',
+      'b.redeem_concise as brand_concise',
+      'b.redeem_verbose as brand_verbose',
+      'a.name as account_name',
+      'ab.display_name',
+      'ab.logo_url as brand_logo',
+      'ab.color',
+      'ab.footer',
+      'ab.code_in_email',
+    ])
+    .where('t.id', '=', 0)
+    .compile();
+
   return {
     async order(transactionId: number, trx?: Kysely<Database>): Promise<DeliveryOrder | undefined> {
-      const row = await on(trx)
-        .selectFrom('giftcard_transactions as t')
-        .innerJoin('giftcard_products as p', 'p.id', 't.product_id')
-        .innerJoin('giftcard_brands as b', 'b.id', 'p.brand_id')
-        .innerJoin('accounts as a', 'a.id', 't.account_id')
-        .leftJoin('account_branding as ab', 'ab.account_id', 't.account_id')
-        .select([
-          't.id',
-          't.account_id',
-          't.environment',
-          't.status',
-          't.quantity',
-          't.unit_price',
-          't.recipient_currency_code',
-          't.product_name',
-          't.brand_name',
-          't.sender_name',
-          't.recipient_email',
-          't.recipient_phone',
-          't.sms_fee',
-          'p.logo_urls',
-          'b.logo_url',
-          'p.redeem_concise',
-          'p.redeem_verbose',
-          'b.redeem_concise as brand_concise',
-          'b.redeem_verbose as brand_verbose',
-          'a.name as account_name',
-          'ab.display_name',
-          'ab.logo_url as brand_logo',
-          'ab.color',
-          'ab.footer',
-          'ab.code_in_email',
-        ])
-        .where('t.id', '=', transactionId)
-        .executeTakeFirst();
+      const {
+        rows: [row],
+      } = await runCompiled(on(trx), orderQuery, [transactionId]);
       if (!row) return undefined;
       return {
         id: row.id,
@@ -122,6 +129,20 @@ export function deliveryRepository(appDb: Kysely<Database>) {
         .where('kind', '=', 'REFUND')
         .executeTakeFirst();
       return row !== undefined;
+    },
+
+    /** Locks the order's row for the rest of `trx` (a resend's: concurrent resends go one by one). */
+    async lockOrder(trx: Kysely<Database>, id: number): Promise<void> {
+      await trx.selectFrom('giftcard_transactions').select('id').where('id', '=', id).forUpdate().execute();
+    },
+
+    /** Whom the order's message goes to (read in the resend's transaction, after a correction). */
+    async recipientOf(trx: Kysely<Database>, id: number) {
+      return trx
+        .selectFrom('giftcard_transactions')
+        .select(['account_id', 'environment', 'recipient_email', 'recipient_phone'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
     },
 
     /** A resend's corrected address, on the order's row (in the resend's transaction). */
@@ -194,6 +215,24 @@ export function deliveryRepository(appDb: Kysely<Database>) {
 
     linkByHash(hash: string): Promise<RedeemLinkRow | undefined> {
       return db.selectFrom('redeem_links').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+    },
+
+    /**
+     * The link a message is about to carry, with its token hash stored the first time (unless the
+     * link is revoked): one statement for what `link` then `setTokenHash` did. The row is read as it
+     * was before this statement (its `token_hash` null the first time).
+     */
+    async linkToSend(id: number, hash: string): Promise<RedeemLinkRow | undefined> {
+      const { rows } = await executePrepared(
+        db,
+        sql<RedeemLinkRow>`
+          WITH stored AS (
+            UPDATE redeem_links SET token_hash = ${hash}
+            WHERE id = ${id} AND token_hash IS NULL AND revoked_at IS NULL
+          )
+          SELECT * FROM redeem_links WHERE id = ${id}`,
+      );
+      return rows[0];
     },
 
     /** Stores the link's token hash the first time it is derived. */

@@ -64,12 +64,7 @@ export function createDeliveryService(deps: {
       await deps.db.transaction().execute(async (trx) => {
         // the order's row lock orders concurrent resends: the second sees the first's message; the
         // first message (the order's own) does not count, so a typo noticed at once can be fixed
-        await trx
-          .selectFrom('giftcard_transactions')
-          .select('id')
-          .where('id', '=', order.id)
-          .forUpdate()
-          .execute();
+        await repository.lockOrder(trx, order.id);
         const last = (await messaging.repository.ofTransaction(order.id, trx))
           .filter((m) => m.data?.resend === true)
           .at(-1);
@@ -83,11 +78,7 @@ export function createDeliveryService(deps: {
         if (input.recipientEmail !== undefined || input.recipientPhone !== undefined) {
           await deps.correctRecipient(trx, order.id, input);
         }
-        const row = await trx
-          .selectFrom('giftcard_transactions')
-          .select(['account_id', 'environment', 'recipient_email', 'recipient_phone'])
-          .where('id', '=', order.id)
-          .executeTakeFirstOrThrow();
+        const row = await repository.recipientOf(trx, order.id);
         if (!row.recipient_email && !row.recipient_phone) {
           throw new AppError(
             'UNPROCCESSABLE_ENTITY',

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { minorUnitsOf } from '../../../lib/currencies.ts';
-import { dec } from '../../../lib/money.ts';
+import { dec, minorUnitText } from '../../../lib/money.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import {
   type Brand,
@@ -47,7 +46,7 @@ export interface RecipientMessagesDeps {
 export function faceValue(
   order: Pick<DeliveryOrder, 'unitPrice' | 'recipientCurrencyCode' | 'quantity'>,
 ): string {
-  const value = `${dec(order.unitPrice).toFixed(minorUnitsOf(order.recipientCurrencyCode))} ${order.recipientCurrencyCode}`;
+  const value = `${minorUnitText(order.unitPrice, order.recipientCurrencyCode)} ${order.recipientCurrencyCode}`;
   return order.quantity > 1 ? `${order.quantity} × ${value}` : value;
 }
 
@@ -69,23 +68,38 @@ export const numberEnding = (phone: string) => phone.slice(-2);
 export function recipientMessages(deps: RecipientMessagesDeps): Record<string, MessageKind> {
   const { repository, secrets } = deps;
 
+  // The outbox asks an e-mail's `render`, then its `fromName`, of one claimed row: the order `render`
+  // read is kept for that `fromName` (taken once), not read a second time.
+  const renderedOrders = new WeakMap<MessageRow, Promise<DeliveryOrder | undefined>>();
+  const readOrder = (message: MessageRow) =>
+    message.transaction_id === null ? Promise.resolve(undefined) : repository.order(message.transaction_id);
+
   async function orderOf(message: MessageRow): Promise<DeliveryOrder> {
-    const order =
-      message.transaction_id === null ? undefined : await repository.order(message.transaction_id);
+    const read = readOrder(message);
+    renderedOrders.set(message, read);
+    const order = await read;
     if (!order) throw new MessageGone('the order is gone');
     if (order.status !== 'SUCCESSFUL') throw new MessageGone(`the order is ${order.status}`);
     return order;
   }
 
-  /** The link's URL; its token hash stored the first time. Masked in a preview. */
+  /**
+   * The link's URL; its token hash stored the first time (with the read: `linkToSend`; the token is
+   * derived from the link's id, which the message names). Masked in a preview, which stores nothing.
+   */
   async function linkOf(message: MessageRow, preview: boolean): Promise<{ url: string; expires: Date }> {
-    const link = message.link_id === null ? undefined : await repository.link(message.link_id);
+    const id = message.link_id;
+    const token = id === null || preview ? null : await secrets.linkToken(id);
+    const link =
+      id === null
+        ? undefined
+        : token === null
+          ? await repository.link(id)
+          : await repository.linkToSend(id, secrets.hashOf(token));
     if (!link) throw new MessageGone('the message has no redeem link');
     if (link.revoked_at) throw new MessageGone('the redeem link was replaced (a resend)');
     const expires = new Date(link.created_at.getTime() + deps.linkDays * 86_400_000);
-    if (preview) return { url: deps.linkUrl(MASKED), expires };
-    const token = await secrets.linkToken(link.id);
-    if (!link.token_hash) await repository.setTokenHash(link.id, secrets.hashOf(token));
+    if (token === null) return { url: deps.linkUrl(MASKED), expires };
     return { url: deps.linkUrl(token), expires };
   }
 
@@ -142,8 +156,9 @@ export function recipientMessages(deps: RecipientMessagesDeps): Record<string, M
       });
     },
     async fromName(message) {
-      const order =
-        message.transaction_id === null ? undefined : await repository.order(message.transaction_id);
+      const kept = renderedOrders.get(message);
+      renderedOrders.delete(message);
+      const order = await (kept ?? readOrder(message));
       return order ? brandOf(order).name : null;
     },
   };

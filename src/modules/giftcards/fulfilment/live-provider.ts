@@ -41,7 +41,7 @@ export function createLiveProvider(deps: {
       // refusing provider throws, and the order's debit rolls back)
       const provider = pick(await deps.route(order.productId, trx));
       if (provider !== stock) await provider.accept(order, trx);
-      await provider.reserve?.(trx, order);
+      return provider.reserve?.(trx, order);
     },
 
     async callsOut(order, trx) {

@@ -35,6 +35,24 @@ const OUTCOMES: Record<number, SandboxOutcome> = {
   25: 'REFUNDED',
 };
 
+/** Each outcome as the dashboard's docs page says it, in the order it lists them. */
+const OUTCOME_TEXT: Record<SandboxOutcome, string> = {
+  SUCCESS: 'SUCCESSFUL at once, numeric codes',
+  ALPHANUMERIC: 'SUCCESSFUL at once, alphanumeric codes',
+  PROCESSING_THEN_SUCCESS: 'PROCESSING, then SUCCESSFUL',
+  PREORDER: 'out of stock: PENDING with preOrder, else refused',
+  FAILED_THEN_REFUNDED: 'FAILED, then REFUNDED',
+  REFUNDED: 'REFUNDED at once',
+};
+
+/** The test products as the dashboard's docs page lists them (`productId 11, 12`: what they do). */
+export const SANDBOX_TEST_PRODUCT_IDS = Object.entries(OUTCOME_TEXT).map(([outcome, text]) => ({
+  value: `productId ${Object.keys(OUTCOMES)
+    .filter((id) => OUTCOMES[Number(id)] === outcome)
+    .join(', ')}`,
+  outcome: text,
+}));
+
 export function sandboxOutcomeOf(productId: number): SandboxOutcome {
   return OUTCOMES[productId] ?? 'SUCCESS';
 }

@@ -73,6 +73,8 @@ export function createStockProvider(deps: {
         created_at: order.createdAt,
         filled_at: filled ? now : null,
       });
+      // every code drawn: the order is settled in its own transaction (SUCCESSFUL with these cards)
+      return filled ? cardsOf(drawn) : undefined;
     },
 
     async step(order, now, trx) {

@@ -34,12 +34,7 @@ export function createUpstreamProvider(deps: {
   unconfigured: GiftcardProvider;
 }): GiftcardProvider & { owns(trx: Kysely<Database>, transactionId: number): Promise<boolean> } {
   const { upstreams } = deps;
-  const later = (now: Date, ms = upstreams.recheckMs): FulfilmentStep => ({
-    status: 'PROCESSING',
-    nextCheckAt: new Date(now.getTime() + ms),
-  });
-
-  const protocol = upstreamFulfilment<OrderRequest, OrderToFulfil, UpstreamTransaction, FulfilmentStep>(
+  return upstreamFulfilment<OrderRequest, OrderToFulfil, UpstreamTransaction, FulfilmentStep>(
     upstreams,
     deps.unconfigured,
     {
@@ -57,7 +52,7 @@ export function createUpstreamProvider(deps: {
         ...(order.userId ? { productAdditionalRequirements: { userId: order.userId } } : {}),
       }),
       parse: asTransaction,
-      async follow(db, client, order, t, now, save) {
+      async follow(db, client, order, t, now, save, later) {
         switch (t.status) {
           case 'SUCCESSFUL': {
             const cards = await cardsOf(client, t.transactionId, order.quantity);
@@ -83,23 +78,11 @@ export function createUpstreamProvider(deps: {
             return later(now);
         }
       },
-      later,
-      refused: (error) => ({ status: 'REFUSED', error }),
       refusedEarlier: (lastError) =>
         new AppError('UNPROCCESSABLE_ENTITY', `The supplier refused the order: ${lastError}`),
       idleRecheckMs: PRE_ORDER_RECHECK_MS,
     },
   );
-
-  return {
-    accept: protocol.accept,
-    // Nothing to take in the order's transaction; having `reserve` makes the order path take the
-    // first step after the commit, so no call is ever made while the account's balance is locked.
-    async reserve() {},
-    step: protocol.step,
-    callsOut: protocol.callsOut,
-    owns: protocol.owns,
-  };
 }
 
 /** The cards of a SUCCESSFUL upstream transaction, or why they could not be read. */

@@ -10,8 +10,13 @@ import * as S from './order-schemas.ts';
 export function orderRoutes(app: TypedApp, deps: { orders: GiftcardOrders; reports: TransactionReports }) {
   const { orders, reports } = deps;
 
-  app.post('/orders', { schema: { body: S.OrderBody, response: { 200: S.Transaction } } }, (request) =>
-    orders.place(principalOf(request), request.body, baseUrlOf(request)),
+  app.post(
+    '/orders',
+    {
+      schema: { body: S.OrderBody, response: { 200: S.Transaction } },
+      config: { createsTransaction: true },
+    },
+    (request) => orders.place(principalOf(request), request.body, baseUrlOf(request)),
   );
 
   app.get(

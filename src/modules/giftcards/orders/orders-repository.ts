@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { quotedColumns } from '../../../db/column-lists.ts';
+import { executePrepared } from '../../../db/prepared.ts';
 import type {
   Database,
   Environment,
@@ -60,9 +61,10 @@ async function reserveOrders(
   trx: Kysely<Database>,
   orders: Reservation[],
 ): Promise<Array<{ id: number; customIdentifierUsed: boolean }>> {
-  const { rows } = await sql<{ id: string | number }>`
-    SELECT nextval('giftcard_transaction_ids') AS id FROM generate_series(1, ${orders.length}::int)`.execute(
+  const { rows } = await executePrepared(
     trx,
+    sql<{ id: string | number }>`
+    SELECT nextval('giftcard_transaction_ids') AS id FROM generate_series(1, ${orders.length}::int)`,
   );
   return rows
     .map((r) => Number(r.id))
@@ -194,8 +196,11 @@ export function ordersRepository(db: Kysely<Database>) {
       trx: Kysely<Database>,
       o: Reservation,
     ): Promise<{ id: number; customIdentifierUsed: boolean }> {
-      const { rows } = await sql<{ id: string | number; used: boolean }>`
-        SELECT nextval('giftcard_transaction_ids') AS id, ${customIdentifierTaken(o)} AS used`.execute(trx);
+      const { rows } = await executePrepared(
+        trx,
+        sql<{ id: string | number; used: boolean }>`
+        SELECT nextval('giftcard_transaction_ids') AS id, ${customIdentifierTaken(o)} AS used`,
+      );
       return { id: Number(rows[0].id), customIdentifierUsed: rows[0].used };
     },
 

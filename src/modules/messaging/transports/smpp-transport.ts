@@ -1,6 +1,13 @@
 import { lazyPackage } from '../../../lib/lazy-package.ts';
 import { smsParts } from './sms-parts.ts';
-import { type OutgoingSms, permanent, type SendOutcome, type Transport, temporary } from './transport.ts';
+import {
+  type DeliveryReceipt,
+  type OutgoingSms,
+  permanent,
+  type SendOutcome,
+  type Transport,
+  temporary,
+} from './transport.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the smpp package has no types
 type Session = any;
@@ -25,12 +32,50 @@ export interface SmppOptions {
 // tried again.
 const PERMANENT_STATUS = new Set([0x01, 0x0a, 0x0b, 0x33, 0x34, 0x40, 0x42, 0x43, 0x48, 0x49, 0x66]);
 
+// A delivery receipt is a deliver_sm with esm_class bits 2-5 = 0001 (5.2.12). Its final state comes
+// in the message_state TLV (5.3.2.35) or, from older SMSCs, in the text of Appendix B
+// ("id:... stat:DELIVRD err:000 ..."); the states that are not final (ENROUTE, ACCEPTD, UNKNOWN) are
+// not receipts of anything yet.
+const RECEIPT = 0x04;
+const FINAL_STATES: Record<number, string> = {
+  2: 'DELIVRD',
+  3: 'EXPIRED',
+  4: 'DELETED',
+  5: 'UNDELIV',
+  8: 'REJECTD',
+};
+const SYSTEM_ERROR = 0x08;
+
+/** The delivery receipt a deliver_sm carries, or null (a message from a handset, a state not final). */
+export function receiptOf(pdu: {
+  esm_class?: number;
+  receipted_message_id?: string;
+  message_state?: number;
+  short_message?: string | { message?: string | Buffer };
+}): DeliveryReceipt | null {
+  if (((pdu.esm_class ?? 0) & 0x3c) !== RECEIPT) return null;
+  const body = pdu.short_message;
+  const text = String(typeof body === 'object' && body !== null ? (body.message ?? '') : (body ?? ''));
+  const field = (name: string) => new RegExp(`(?:^|\\s)${name}:(\\S*)`, 'i').exec(text)?.[1];
+  const providerId = pdu.receipted_message_id || field('id');
+  const state =
+    pdu.message_state !== undefined ? FINAL_STATES[pdu.message_state] : field('stat')?.toUpperCase();
+  if (!providerId || !state || !Object.values(FINAL_STATES).includes(state)) return null;
+  const err = field('err');
+  return {
+    providerId,
+    delivered: state === 'DELIVRD',
+    state: err && !/^0+$/.test(err) ? `${state} err:${err}` : state,
+  };
+}
+
 /**
  * SMS over SMPP 3.4 with the `smpp` package: one session, bound as a transceiver (or transmitter),
- * kept alive with enquire_link, answered when the SMSC asks (enquire_link, deliver_sm receipts), and
+ * kept alive with enquire_link, answered when the SMSC asks (enquire_link, deliver_sm), and
  * reconnected with exponential backoff (1 s, 2 s, ... up to 60 s) whenever it drops. A message is one
  * submit_sm per part (sms-parts.ts: UDH concatenation for long texts); its outcome is the first
- * refusal's command_status, classified permanent or temporary.
+ * refusal's command_status, classified permanent or temporary. Every part asks for a delivery
+ * receipt (registered_delivery); the final ones go to `onReceipt`'s listener.
  *
  * @example
  * const sms = smppTransport({ url: 'smpp://airgift:secret@smsc.example.com:2775', from: 'Gifts' });
@@ -45,6 +90,7 @@ export function smppTransport(options: SmppOptions): Transport<OutgoingSms> {
   let failures = 0;
   let closed = false;
   let reconnectTimer: NodeJS.Timeout | null = null;
+  let receiptListener: ((receipt: DeliveryReceipt) => Promise<void>) | null = null;
 
   function connect(): Promise<Session> {
     bound ??= new Promise<Session>((resolve, reject) => {
@@ -74,7 +120,16 @@ export function smppTransport(options: SmppOptions): Transport<OutgoingSms> {
       });
       // what the SMSC sends on its own: keep-alives and delivery receipts, each answered
       s.on('enquire_link', (pdu: Session) => s.send(pdu.response()));
-      s.on('deliver_sm', (pdu: Session) => s.send(pdu.response()));
+      // a receipt is acknowledged once recorded; one that could not be is refused (system error), so
+      // the SMSC delivers it again
+      s.on('deliver_sm', (pdu: Session) => {
+        const receipt = receiptOf(pdu);
+        if (!receipt || !receiptListener) return s.send(pdu.response());
+        receiptListener(receipt).then(
+          () => s.send(pdu.response()),
+          () => s.send(pdu.response({ command_status: SYSTEM_ERROR })),
+        );
+      });
       s.on('unbind', (pdu: Session) => {
         s.send(pdu.response());
         s.close();
@@ -174,6 +229,9 @@ export function smppTransport(options: SmppOptions): Transport<OutgoingSms> {
         if (resp.message_id) ids.push(resp.message_id);
       }
       return { ok: true, providerId: ids.join(',') || null };
+    },
+    onReceipt(listener) {
+      receiptListener = listener;
     },
     async close() {
       closed = true;

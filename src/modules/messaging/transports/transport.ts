@@ -33,10 +33,28 @@ export type SendOutcome =
   | { ok: true; providerId: string | null }
   | { ok: false; permanent: boolean; error: string };
 
+/**
+ * What the far end reported later about a message it accepted (an SMPP delivery receipt): the id it
+ * gave the message (or one part of it) and whether it reached the handset. Only final states are
+ * reported; "en route" and "accepted" are not.
+ */
+export interface DeliveryReceipt {
+  providerId: string;
+  delivered: boolean;
+  /** The far end's state, as it names it ("DELIVRD", "UNDELIV", "EXPIRED", ...), and its error code if any. */
+  state: string;
+}
+
 export interface Transport<M extends Outgoing = Outgoing> {
   /** Shown in the outbox and the logs: 'smtp', 'smpp', 'twilio', 'capture'. */
   readonly name: string;
   send(message: M): Promise<SendOutcome>;
+  /**
+   * Hears the delivery receipts of a driver that gets them (SMPP). The driver acknowledges a receipt
+   * only once the listener's promise resolves, so a receipt that could not be recorded (the database
+   * away) is sent again by the far end.
+   */
+  onReceipt?(listener: (receipt: DeliveryReceipt) => Promise<void>): void;
   /** Closes pooled connections (shutdown). */
   close(): Promise<void>;
 }

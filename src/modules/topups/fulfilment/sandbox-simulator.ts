@@ -25,12 +25,19 @@ type SandboxOutcome =
   | { kind: 'refused' }
   | { kind: 'unavailable' };
 
+/** `shown`: the outcome as the dashboard's docs page says it. */
 const SANDBOX_TEST_SUFFIXES = {
-  '99990': { kind: 'deferred', final: 'SUCCESSFUL' },
-  '99991': { kind: 'deferred', final: 'REFUNDED' },
-  '99992': { kind: 'refused' },
-  '99993': { kind: 'unavailable' },
-} as const satisfies Record<string, SandboxOutcome>;
+  '99990': { kind: 'deferred', final: 'SUCCESSFUL', shown: 'PROCESSING, then SUCCESSFUL' },
+  '99991': { kind: 'deferred', final: 'REFUNDED', shown: 'PROCESSING, then REFUNDED' },
+  '99992': { kind: 'refused', shown: 'refused at once (TOPUP_TRANSACTION_FAILED), refunded' },
+  '99993': { kind: 'unavailable', shown: '503, nothing recorded' },
+} as const satisfies Record<string, SandboxOutcome & { shown: string }>;
+
+/** The test numbers as the dashboard's docs page lists them. */
+export const SANDBOX_TEST_NUMBERS = Object.entries(SANDBOX_TEST_SUFFIXES).map(([suffix, { shown }]) => ({
+  value: `number ending ${suffix}`,
+  outcome: shown,
+}));
 
 function sandboxOutcome(subscriber: string): SandboxOutcome {
   const suffix = subscriber.slice(-5) as keyof typeof SANDBOX_TEST_SUFFIXES;

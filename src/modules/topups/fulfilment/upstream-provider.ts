@@ -70,12 +70,7 @@ export function createUpstreamProvider(deps: {
   unconfigured: TopupProvider;
 }): TopupProvider {
   const { upstreams } = deps;
-  const later = (now: Date, ms = upstreams.recheckMs): TopupStep => ({
-    status: 'PROCESSING',
-    nextCheckAt: new Date(now.getTime() + ms),
-  });
-
-  const protocol = upstreamFulfilment<TopupRequest, TopupOrder, UpstreamTopup, TopupStep>(
+  return upstreamFulfilment<TopupRequest, TopupOrder, UpstreamTopup, TopupStep>(
     upstreams,
     deps.unconfigured,
     {
@@ -93,7 +88,7 @@ export function createUpstreamProvider(deps: {
         ...(order.senderPhone !== null ? { senderPhone: phoneOf(order.senderPhone, order.countryCode) } : {}),
       }),
       parse: asTopup,
-      async follow(db: Kysely<Database>, _client, order, t, now, save) {
+      async follow(db: Kysely<Database>, _client, order, t, now, save, later) {
         switch (t.status) {
           case 'SUCCESSFUL':
             await save('final');
@@ -115,22 +110,11 @@ export function createUpstreamProvider(deps: {
             return later(now);
         }
       },
-      later,
-      refused: (error) => ({ status: 'REFUSED', error }),
       refusedEarlier: (lastError) =>
         new AppError('TOPUP_TRANSACTION_FAILED', `The supplier refused the top-up: ${lastError}`),
       idleRecheckMs: IDLE_RECHECK_MS,
     },
   );
-
-  return {
-    accept: protocol.accept,
-    // Nothing to take in the top-up's transaction; having `reserve` makes the order path take the
-    // first step after the commit, so no call is ever made while the account's balance is locked.
-    async reserve() {},
-    step: protocol.step,
-    callsOut: protocol.callsOut,
-  };
 }
 
 function asTopup(body: unknown): UpstreamTopup | null {

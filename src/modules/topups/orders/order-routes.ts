@@ -14,7 +14,7 @@ export function topupRoutes(app: TypedApp, deps: { orders: TopupOrders; reports:
     '/topups',
     {
       schema: { body: TopupBody, response: { 200: TopupTransaction } },
-      config: { access: { scope: 'send-topups' } },
+      config: { access: { scope: 'send-topups' }, createsTransaction: true },
     },
     (request) => orders.place(principalOf(request), request.body, baseUrlOf(request)),
   );

@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { quotedColumns } from '../../../db/column-lists.ts';
+import { executePrepared } from '../../../db/prepared.ts';
 import type { Database, Environment, TopupStatus, TopupTransactionsTable } from '../../../db/schema.ts';
 import type { PinDetail } from '../fulfilment/provider.ts';
 import { pinVoucherCodec, type VoucherSealer } from './pin-voucher-codec.ts';
@@ -207,7 +208,9 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       });
       const cols = sql.raw(quotedColumns(columns));
       const inputCols = sql.raw(quotedColumns(columns, 'c.'));
-      const { rows } = await sql<{ _ord: number; _used: boolean; _recent: boolean; _written: boolean }>`
+      const { rows } = await executePrepared(
+        trx,
+        sql<{ _ord: number; _used: boolean; _recent: boolean; _written: boolean }>`
         WITH input AS (
           SELECT (e.doc->>'_ord')::int AS ord, (e.doc->>'_since')::timestamptz AS since,
                  (e.doc->>'_check_custom_identifier')::boolean AS check_custom_identifier, r.*
@@ -227,7 +230,8 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
         )
         SELECT c.ord AS _ord, c.used AS _used, c.recent AS _recent, w.id IS NOT NULL AS _written
         FROM c LEFT JOIN written w ON w.id = c.id
-        ORDER BY c.ord`.execute(trx);
+        ORDER BY c.ord`,
+      );
       // Only whether each row was written comes back: the row stored is the one given (its numeric
       // text as written, its dates of whole milliseconds, its voucher as the codec gives it back),
       // with the columns the insert left to their defaults; no column to parse, no voucher to open.
@@ -304,11 +308,12 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
      * there, its earlier home).
      */
     async conflicts(trx: Kysely<Database>, o: ConflictCheck): Promise<Conflicts> {
-      const { rows } = await sql<{ id: string | null; used: boolean; recent: boolean }>`
+      const { rows } = await executePrepared(
+        trx,
+        sql<{ id: string | null; used: boolean; recent: boolean }>`
         SELECT ${o.nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
                ${o.customIdentifier}::text IS NOT NULL AND ${customIdentifierUsed(sql`${o.accountId}::bigint`, sql`${o.environment}::text`, sql`${o.customIdentifier}::text`)} AS used,
-               ${o.recipient}::text IS NOT NULL AND ${recentlyRecharged(sql`${o.accountId}::bigint`, sql`${o.environment}::text`, sql`${o.recipient}::text`, sql`${o.since}::timestamptz`)} AS recent`.execute(
-        trx,
+               ${o.recipient}::text IS NOT NULL AND ${recentlyRecharged(sql`${o.accountId}::bigint`, sql`${o.environment}::text`, sql`${o.recipient}::text`, sql`${o.since}::timestamptz`)} AS recent`,
       );
       const row = rows[0];
       return {
@@ -337,13 +342,16 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
           since: o.since,
         })),
       );
-      const { rows } = await sql<{ id: string | null; recent: boolean }>`
+      const { rows } = await executePrepared(
+        trx,
+        sql<{ id: string | null; recent: boolean }>`
         SELECT ${items[0].nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
                i.recipient IS NOT NULL
                  AND ${RECENT_IN_CHECKS} AS recent
         FROM json_to_recordset(${input}::json)
           AS i (ord int, account_id bigint, environment text, recipient text, since timestamptz)
-        ORDER BY i.ord`.execute(trx);
+        ORDER BY i.ord`,
+      );
       return rows.map((r) => ({
         id: r.id === null ? null : Number(r.id),
         customIdentifierUsed: false,

@@ -3,7 +3,8 @@ import type { Database, Environment } from '../../../db/schema.ts';
 
 /**
  * The console's reads across accounts, which the per-account services do not offer: account search,
- * transactions of every account, and orders and revenue per day per product. Read-only.
+ * and orders and revenue per day per product. Read-only. The transaction search is
+ * transaction-search-repository.ts.
  */
 export function consoleRepository(db: Kysely<Database>) {
   return {
@@ -32,38 +33,6 @@ export function consoleRepository(db: Kysely<Database>) {
         );
       }
       return q.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
-    },
-
-    /** Transactions of both products across accounts, newest first. */
-    async transactions(
-      f: { environment: Environment; product: 'all' | 'giftcards' | 'topups'; accountId?: number },
-      page: { limit: number; offset: number },
-    ) {
-      const gift = sql`SELECT 'giftcards' AS product, id, account_id, status, amount AS cost, currency_code,
-          quantity || ' × ' || product_name AS description, custom_identifier, created_at
-        FROM giftcard_transactions WHERE environment = ${f.environment}
-        ${f.accountId === undefined ? sql`` : sql`AND account_id = ${f.accountId}`}`;
-      const top = sql`SELECT 'topups' AS product, id, account_id, status, cost, requested_currency_code AS currency_code,
-          requested_amount || ' ' || requested_currency_code || ' to ' || operator_name AS description,
-          custom_identifier, created_at
-        FROM topup_transactions WHERE environment = ${f.environment}
-        ${f.accountId === undefined ? sql`` : sql`AND account_id = ${f.accountId}`}`;
-      const union =
-        f.product === 'giftcards' ? gift : f.product === 'topups' ? top : sql`${gift} UNION ALL ${top}`;
-      const result = await sql<{
-        product: 'giftcards' | 'topups';
-        id: string;
-        account_id: string;
-        status: string;
-        cost: string;
-        currency_code: string;
-        description: string;
-        custom_identifier: string | null;
-        created_at: Date;
-      }>`SELECT * FROM (${union}) t ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.execute(
-        db,
-      );
-      return result.rows;
     },
 
     /**

@@ -1,4 +1,5 @@
 import type { TypedApp } from '../../../http/schemas.ts';
+import { createAccountInputOf } from '../../accounts/index.ts';
 import {
   type AuditedRequest,
   type AuditLog,
@@ -9,7 +10,8 @@ import {
 } from '../../audit/index.ts';
 import { type RequestLog, RequestLogPage, RequestLogQuery } from '../../request-log/index.ts';
 import { TopupOperatorStatus } from '../../topups/index.ts';
-import { EmailBody, Invitation } from '../users/users-schemas.ts';
+import { AccountInviteBody } from '../users/team-schemas.ts';
+import { Invitation } from '../users/users-schemas.ts';
 import type { UsersService } from '../users/users-service.ts';
 import { AccountIdParams, ClientParams, EnvironmentQuery, Revoked } from '../web-schemas.ts';
 import {
@@ -39,11 +41,11 @@ import {
   ShapesBody,
   StatusBody,
   StockList,
-  TransactionPage,
-  TransactionsQuery,
   UpstreamList,
 } from './console-schemas.ts';
 import type { ConsoleService } from './console-service.ts';
+import { searchRoutes } from './search-routes.ts';
+import type { TransactionSearch } from './transaction-search.ts';
 
 /**
  * The console's JSON endpoints: thin, each calls the console service. Their schemas are in
@@ -66,6 +68,7 @@ export function consoleRoutes(
   app: TypedApp,
   deps: {
     console: ConsoleService;
+    search: TransactionSearch;
     users: UsersService;
     audit: AuditLog;
     requestLog: Pick<RequestLog, 'list'>;
@@ -83,15 +86,16 @@ export function consoleRoutes(
   app.post(
     '/api/accounts/:accountId/users',
     {
-      schema: { params: AccountIdParams, body: EmailBody, response: { 200: Invitation } },
-      config: { audit: { action: 'user.invite', target: account } },
+      schema: { params: AccountIdParams, body: AccountInviteBody, response: { 200: Invitation } },
+      config: { permission: 'team', audit: { action: 'user.invite', target: account } },
     },
-    async (request) => c.inviteUser(request.params.accountId, request.body.email, deps.dashboardUrl),
+    async (request) =>
+      c.inviteUser(request.params.accountId, request.body.email, deps.dashboardUrl, request.body.role),
   );
 
   app.get(
     '/api/accounts',
-    { schema: { querystring: SearchQuery, response: { 200: AccountList } } },
+    { config: { permission: 'read' }, schema: { querystring: SearchQuery, response: { 200: AccountList } } },
     async (request) => ({
       items: await c.searchAccounts(request.query.search || undefined, pageOf(request.query)),
     }),
@@ -101,23 +105,17 @@ export function consoleRoutes(
     '/api/accounts',
     {
       schema: { body: CreateAccountBody, response: { 200: CreatedAccount } },
-      config: { audit: { action: 'account.create', target: (_, made) => `account ${made?.accountId}` } },
+      config: {
+        permission: 'money',
+        audit: { action: 'account.create', target: (_, made) => `account ${made?.accountId}` },
+      },
     },
-    async (request) => {
-      const b = request.body;
-      return c.createAccount({
-        name: b.name,
-        currencyCode: b.currency,
-        countryCode: b.country,
-        environment: b.environment,
-        fund: b.fund,
-      });
-    },
+    async (request) => c.createAccount(createAccountInputOf(request.body)),
   );
 
   app.get(
     '/api/accounts/:accountId',
-    { schema: { params: AccountIdParams, response: { 200: AccountPage } } },
+    { config: { permission: 'read' }, schema: { params: AccountIdParams, response: { 200: AccountPage } } },
     async (request) => ({
       account: await c.describe(request.params.accountId),
       users: await deps.users.list('customer', request.params.accountId),
@@ -133,7 +131,7 @@ export function consoleRoutes(
       {
         schema: { params: AccountIdParams, body: BalanceBody, response: { 200: BalanceChange } },
         // the answer holds the balance before and after
-        config: { audit: { action: `account.${action}`, target: account } },
+        config: { permission: 'money', audit: { action: `account.${action}`, target: account } },
       },
       async (request) => c.changeBalance(request.params.accountId, kind, request.body),
     );
@@ -143,7 +141,7 @@ export function consoleRoutes(
     '/api/accounts/:accountId/limits',
     {
       schema: { params: AccountIdParams, body: LimitsBody, response: { 200: Account } },
-      config: { audit: accountAudit('account.limits') },
+      config: { permission: 'money', audit: accountAudit('account.limits') },
     },
     async (request) => c.update(request.params.accountId, request.body),
   );
@@ -152,7 +150,7 @@ export function consoleRoutes(
     '/api/accounts/:accountId/status',
     {
       schema: { params: AccountIdParams, body: StatusBody, response: { 200: Account } },
-      config: { audit: accountAudit(statusAction('account')) },
+      config: { permission: 'money', audit: accountAudit(statusAction('account')) },
     },
     async (request) => c.update(request.params.accountId, { status: request.body.status }),
   );
@@ -162,7 +160,7 @@ export function consoleRoutes(
     '/api/accounts/:accountId/shapes',
     {
       schema: { params: AccountIdParams, body: ShapesBody, response: { 200: Account } },
-      config: { audit: accountAudit('account.shapes') },
+      config: { permission: 'money', audit: accountAudit('account.shapes') },
     },
     async (request) => c.update(request.params.accountId, { shapes: request.body.shapes }),
   );
@@ -171,28 +169,26 @@ export function consoleRoutes(
     '/api/credentials/:clientId/revoke',
     {
       schema: { params: ClientParams, response: { 200: Revoked } },
-      config: { audit: { action: 'credential.revoke', target: (r) => String(params(r).clientId) } },
+      config: {
+        permission: 'money',
+        audit: { action: 'credential.revoke', target: (r) => String(params(r).clientId) },
+      },
     },
     async (request) => c.revokeCredential(request.params.clientId),
   );
 
-  app.get('/api/ledger-audit', { schema: { response: { 200: LedgerAudit } } }, async () => c.ledgerAudit());
-
   app.get(
-    '/api/transactions',
-    { schema: { querystring: TransactionsQuery, response: { 200: TransactionPage } } },
-    async (request) => {
-      const q = request.query;
-      return c.transactions(
-        { environment: q.environment, product: q.product ?? 'all', accountId: q.accountId },
-        { page: q.page ?? 1, size: q.size ?? 25 },
-      );
-    },
+    '/api/ledger-audit',
+    { config: { permission: 'read' }, schema: { response: { 200: LedgerAudit } } },
+    async () => c.ledgerAudit(),
   );
+
+  // the transactions of every account: the search and its CSV (support work)
+  searchRoutes(app, { search: deps.search });
 
   app.get(
     '/api/products',
-    { schema: { querystring: SearchQuery, response: { 200: ProductPage } } },
+    { config: { permission: 'read' }, schema: { querystring: SearchQuery, response: { 200: ProductPage } } },
     async (request) => c.products(request.query.search || undefined, pageOf(request.query)),
   );
 
@@ -200,14 +196,17 @@ export function consoleRoutes(
     '/api/products/:productId/status',
     {
       schema: { params: ProductParams, body: StatusBody, response: { 200: ProductStatus } },
-      config: { audit: { action: statusAction('product'), target: (r) => `product ${params(r).productId}` } },
+      config: {
+        permission: 'money',
+        audit: { action: statusAction('product'), target: (r) => `product ${params(r).productId}` },
+      },
     },
     async (request) => c.setProductStatus(request.params.productId, request.body.status),
   );
 
   app.get(
     '/api/topup-operators',
-    { schema: { querystring: SearchQuery, response: { 200: OperatorPage } } },
+    { config: { permission: 'read' }, schema: { querystring: SearchQuery, response: { 200: OperatorPage } } },
     async (request) => c.topupOperators(request.query.search || undefined, pageOf(request.query)),
   );
 
@@ -217,6 +216,7 @@ export function consoleRoutes(
     {
       schema: { params: OperatorParams, body: StatusBody, response: { 200: TopupOperatorStatus } },
       config: {
+        permission: 'money',
         audit: {
           action: statusAction('topup-operator'),
           target: (r) => `topup operator ${params(r).operatorId}`,
@@ -226,17 +226,28 @@ export function consoleRoutes(
     async (request) => c.setTopupOperatorStatus(request.params.operatorId, request.body.status),
   );
 
-  app.get('/api/stock', { schema: { response: { 200: StockList } } }, async () => c.stock());
+  app.get(
+    '/api/stock',
+    { config: { permission: 'read' }, schema: { response: { 200: StockList } } },
+    async () => c.stock(),
+  );
 
-  app.get('/api/upstreams', { schema: { response: { 200: UpstreamList } } }, async () => c.upstreams());
+  app.get(
+    '/api/upstreams',
+    { config: { permission: 'read' }, schema: { response: { 200: UpstreamList } } },
+    async () => c.upstreams(),
+  );
 
-  app.get('/api/fx', { schema: { response: { 200: FxTable } } }, async () => c.fxTable());
+  app.get('/api/fx', { config: { permission: 'read' }, schema: { response: { 200: FxTable } } }, async () =>
+    c.fxTable(),
+  );
 
   app.post(
     '/api/fx/:currencyCode',
     {
       schema: { params: CurrencyParams, body: FxRateBody, response: { 200: FxRate } },
       config: {
+        permission: 'money',
         audit: {
           action: 'fx.set',
           target: (r) => String(params(r).currencyCode),
@@ -250,7 +261,10 @@ export function consoleRoutes(
   // An account's API requests (modules/request-log), as its dashboard users read them.
   app.get(
     '/api/accounts/:accountId/requests',
-    { schema: { params: AccountIdParams, querystring: RequestLogQuery, response: { 200: RequestLogPage } } },
+    {
+      config: { permission: 'read' },
+      schema: { params: AccountIdParams, querystring: RequestLogQuery, response: { 200: RequestLogPage } },
+    },
     async (request) => {
       const { page = 1, size = 50, ...filter } = request.query;
       await c.show(request.params.accountId);
@@ -265,7 +279,7 @@ export function consoleRoutes(
   // The audit log of every channel: a page, the same as CSV, the walk of the whole chain.
   app.get(
     '/api/audit',
-    { schema: { querystring: AuditListQuery, response: { 200: AuditPage } } },
+    { config: { permission: 'read' }, schema: { querystring: AuditListQuery, response: { 200: AuditPage } } },
     async (request) => {
       const { page: p, size: s, ...filter } = request.query;
       const size = s ?? 25;
@@ -277,6 +291,7 @@ export function consoleRoutes(
   app.get(
     '/api/audit.csv',
     {
+      config: { permission: 'read' },
       schema: {
         querystring: AuditQuery,
         description: 'The filtered audit lines as CSV (text/csv), newest first, at most 100 000',
@@ -289,19 +304,21 @@ export function consoleRoutes(
         .send(await deps.audit.csv(request.query)),
   );
 
-  app.get('/api/audit/verify', { schema: { response: { 200: AuditVerification } } }, async () =>
-    deps.audit.verify(),
+  app.get(
+    '/api/audit/verify',
+    { config: { permission: 'read' }, schema: { response: { 200: AuditVerification } } },
+    async () => deps.audit.verify(),
   );
 
   app.get(
     '/api/outbox',
-    { schema: { querystring: OutboxQuery, response: { 200: OutboxPage } } },
+    { config: { permission: 'read' }, schema: { querystring: OutboxQuery, response: { 200: OutboxPage } } },
     async (request) => c.outbox({ limit: request.query.size ?? 25, before: request.query.before }),
   );
 
   app.get(
     '/api/chart',
-    { schema: { querystring: EnvironmentQuery, response: { 200: Chart } } },
+    { config: { permission: 'read' }, schema: { querystring: EnvironmentQuery, response: { 200: Chart } } },
     async (request) => c.chart(request.query.environment),
   );
 }

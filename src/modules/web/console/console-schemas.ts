@@ -26,7 +26,6 @@ const Paging = {
   size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 25 })),
 };
 const ProductName = Type.Union([Type.Literal('giftcards'), Type.Literal('topups')]);
-const Product = Type.Union([Type.Literal('all'), Type.Literal('giftcards'), Type.Literal('topups')]);
 const ActiveOrNot = Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]);
 
 export const PagingQuery = Type.Object(Paging);
@@ -63,31 +62,6 @@ export const LimitsBody = Type.Object(
 export const ShapesBody = Type.Object({ shapes: AccountShapes }, { additionalProperties: false });
 
 export const LedgerAudit = Type.Object({ ...Audit.properties, checkedAt: Type.String() });
-
-export const TransactionsQuery = Type.Object({
-  environment: Environment,
-  product: Type.Optional(Product),
-  accountId: Type.Optional(Type.Integer({ minimum: 1 })),
-  ...Paging,
-});
-export const TransactionPage = Type.Object({
-  items: Type.Array(
-    Type.Object({
-      product: Type.String(),
-      transactionId: Type.Integer(),
-      accountId: Type.Integer(),
-      status: Type.String(),
-      description: Type.String(),
-      customIdentifier: Type.Union([Type.String(), Type.Null()]),
-      cost: Type.Number(),
-      currencyCode: Type.String(),
-      createdAt: Type.String(),
-    }),
-  ),
-  hasMore: Type.Boolean(),
-  page: Type.Integer(),
-  size: Type.Integer(),
-});
 
 const ProductLine = Type.Object({
   productId: Type.Integer(),

@@ -1,10 +1,10 @@
-import type { AccountShapes, Environment } from '../../../db/schema.ts';
+import type { Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import type { ChangeVersions } from '../../../lib/change-versions.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { type Dec, dec, roundToMinor } from '../../../lib/money.ts';
 import { formatDateTime } from '../../../lib/time-format.ts';
-import type { AccountsService, CreateAccountInput } from '../../accounts/index.ts';
+import type { AccountChanges, AccountsService, CreateAccountInput } from '../../accounts/index.ts';
 import type { GiftcardServices } from '../../giftcards/index.ts';
 import type { Ledger } from '../../ledger/index.ts';
 import type { Messaging } from '../../messaging/index.ts';
@@ -71,19 +71,12 @@ export function createConsoleService(deps: {
       change: { environment: Environment; amount: string | number; reason: string },
     ) => accounts.changeBalance(accountId, change.environment, kind, change.amount, change.reason),
 
-    update: (
-      accountId: number,
-      changes: {
-        status?: 'ACTIVE' | 'INACTIVE';
-        dailyCountLimit?: number | null;
-        dailyAmountLimit?: string | number | null;
-        shapes?: AccountShapes;
-      },
-    ) => accounts.update(accountId, changes),
+    update: (accountId: number, changes: AccountChanges) => accounts.update(accountId, changes),
 
-    async inviteUser(accountId: number, email: string, dashboardUrl: string) {
+    /** A user of the account (its first owner, say): `role` none named is owner. */
+    async inviteUser(accountId: number, email: string, dashboardUrl: string, role?: string) {
       await accounts.require(accountId);
-      return users.invite('customer', email, accountId, dashboardUrl);
+      return users.invite('customer', email, accountId, dashboardUrl, role);
     },
 
     revokeCredential: (clientId: string) => accounts.revokeCredential(clientId),
@@ -93,31 +86,6 @@ export function createConsoleService(deps: {
       orders: await ledger.orderMismatches(),
       checkedAt: formatDateTime(clock.now()),
     }),
-
-    async transactions(
-      f: { environment: Environment; product: 'all' | 'giftcards' | 'topups'; accountId?: number },
-      page: { page: number; size: number },
-    ) {
-      const rows = await repository.transactions(f, {
-        limit: page.size + 1,
-        offset: (page.page - 1) * page.size,
-      });
-      return {
-        items: rows.slice(0, page.size).map((r) => ({
-          product: r.product,
-          transactionId: Number(r.id),
-          accountId: Number(r.account_id),
-          status: r.status,
-          description: r.description,
-          customIdentifier: r.custom_identifier,
-          cost: dec(r.cost).toNumber(),
-          currencyCode: r.currency_code,
-          createdAt: formatDateTime(new Date(r.created_at)),
-        })),
-        hasMore: rows.length > page.size,
-        ...page,
-      };
-    },
 
     /** Gift card products whose name contains `search` or whose id is `search`, by id, one page. */
     async products(search: string | undefined, page: { limit: number; offset: number }) {

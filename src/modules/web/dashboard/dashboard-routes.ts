@@ -6,8 +6,10 @@ import type { TypedApp } from '../../../http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import { type AuditedRequest, params } from '../../audit/index.ts';
 import { ALL_SCOPES } from '../../auth/index.ts';
-import type { GiftcardDelivery } from '../../giftcards/index.ts';
+import { type GiftcardDelivery, SANDBOX_TEST_PRODUCT_IDS } from '../../giftcards/index.ts';
+import { SANDBOX_BOUNCING_DOMAIN, SANDBOX_FAILING_NUMBER_SUFFIX } from '../../messaging/index.ts';
 import { type RequestLog, RequestLogPage, RequestLogQuery } from '../../request-log/index.ts';
+import { SANDBOX_TEST_NUMBERS } from '../../topups/index.ts';
 import { webUserOf } from '../users/web-session.ts';
 import { ClientParams, EnvironmentQuery, Revoked } from '../web-schemas.ts';
 import {
@@ -61,20 +63,30 @@ export function dashboardRoutes(
 
   app.get(
     '/api/overview',
-    { schema: { querystring: EnvironmentQuery, response: { 200: Overview } } },
+    {
+      config: { permission: 'read' },
+      schema: { querystring: EnvironmentQuery, response: { 200: Overview } },
+    },
     async (request) => dashboard.overview(accountOf(request).accountId, request.query.environment),
   );
 
-  app.get('/api/credentials', { schema: { response: { 200: CredentialList } } }, async (request) => ({
-    items: await accounts.credentialsOf(accountOf(request).accountId),
-    scopes: [...ALL_SCOPES],
-  }));
+  app.get(
+    '/api/credentials',
+    { config: { permission: 'read' }, schema: { response: { 200: CredentialList } } },
+    async (request) => ({
+      items: await accounts.credentialsOf(accountOf(request).accountId),
+      scopes: [...ALL_SCOPES],
+    }),
+  );
 
   app.post(
     '/api/credentials',
     {
       schema: { body: CreateCredentialBody, response: { 200: CreatedCredential } },
-      config: { audit: { action: 'credential.create', target: (_, made) => String(made?.clientId) } },
+      config: {
+        permission: 'credentials',
+        audit: { action: 'credential.create', target: (_, made) => String(made?.clientId) },
+      },
     },
     async (request) => {
       const { accountId } = accountOf(request);
@@ -86,7 +98,10 @@ export function dashboardRoutes(
     '/api/credentials/:clientId/revoke',
     {
       schema: { params: ClientParams, response: { 200: Revoked } },
-      config: { audit: { action: 'credential.revoke', target: (r) => String(params(r).clientId) } },
+      config: {
+        permission: 'credentials',
+        audit: { action: 'credential.revoke', target: (r) => String(params(r).clientId) },
+      },
     },
     async (request) => {
       const { accountId } = accountOf(request);
@@ -109,7 +124,10 @@ export function dashboardRoutes(
 
   app.get(
     '/api/transactions',
-    { schema: { querystring: TransactionsQuery, response: { 200: TransactionPage } } },
+    {
+      config: { permission: 'read' },
+      schema: { querystring: TransactionsQuery, response: { 200: TransactionPage } },
+    },
     async (request) =>
       dashboard.transactions(accountOf(request).accountId, filterOf(request.query), {
         page: request.query.page ?? 1,
@@ -120,6 +138,8 @@ export function dashboardRoutes(
   app.get(
     '/api/transactions.csv',
     {
+      // an export: finance's (and the owner's)
+      config: { permission: 'money' },
       schema: {
         querystring: TransactionsQuery,
         description: `The filtered transactions as CSV (text/csv), at most ${CSV_LIMIT} rows`,
@@ -142,7 +162,7 @@ export function dashboardRoutes(
     {
       schema: { params: TransactionParams, querystring: EnvironmentQuery, response: { 200: RevealedCodes } },
       // never the codes: the line says which order's codes were shown
-      config: { audit: { action: 'codes.reveal', target: order, after: null } },
+      config: { permission: 'codes', audit: { action: 'codes.reveal', target: order, after: null } },
     },
     async (request) => {
       const user = accountOf(request);
@@ -164,7 +184,10 @@ export function dashboardRoutes(
   });
   app.get(
     '/api/giftcards/transactions/:transactionId/deliveries',
-    { schema: { params: TransactionParams, querystring: EnvironmentQuery, response: { 200: Deliveries } } },
+    {
+      config: { permission: 'read' },
+      schema: { params: TransactionParams, querystring: EnvironmentQuery, response: { 200: Deliveries } },
+    },
     async (request) =>
       deps.delivery.deliveries.list(
         principalOf(request, request.query.environment),
@@ -180,7 +203,7 @@ export function dashboardRoutes(
         body: DashboardResend,
         response: { 200: Deliveries },
       },
-      config: { audit: { action: 'delivery.resend', target: order } },
+      config: { permission: 'support', audit: { action: 'delivery.resend', target: order } },
     },
     async (request) =>
       deps.delivery.deliveries.resend(
@@ -189,14 +212,17 @@ export function dashboardRoutes(
         deps.delivery.parseResend(request.body ?? {}),
       ),
   );
-  app.get('/api/branding', { schema: { response: { 200: Branding } } }, async (request) =>
-    deps.delivery.branding.get(accountOf(request).accountId),
+  app.get(
+    '/api/branding',
+    { config: { permission: 'read' }, schema: { response: { 200: Branding } } },
+    async (request) => deps.delivery.branding.get(accountOf(request).accountId),
   );
   app.post(
     '/api/branding',
     {
       schema: { body: Branding, response: { 200: Branding } },
       config: {
+        permission: 'team',
         audit: {
           action: 'account.branding',
           target: ownAccount,
@@ -209,7 +235,7 @@ export function dashboardRoutes(
 
   app.get(
     '/api/ledger',
-    { schema: { querystring: LedgerQuery, response: { 200: LedgerPage } } },
+    { config: { permission: 'read' }, schema: { querystring: LedgerQuery, response: { 200: LedgerPage } } },
     async (request) =>
       dashboard.ledgerPage(accountOf(request).accountId, request.query.environment, {
         page: request.query.page ?? 1,
@@ -220,7 +246,10 @@ export function dashboardRoutes(
   // The account's API requests (modules/request-log): any user of the account reads them.
   app.get(
     '/api/requests',
-    { schema: { querystring: RequestLogQuery, response: { 200: RequestLogPage } } },
+    {
+      config: { permission: 'read' },
+      schema: { querystring: RequestLogQuery, response: { 200: RequestLogPage } },
+    },
     async (request) => {
       const { page = 1, size = 50, ...filter } = request.query;
       const found = await deps.requestLog.list(accountOf(request).accountId, filter, {
@@ -231,8 +260,10 @@ export function dashboardRoutes(
     },
   );
 
-  app.get('/api/settings', { schema: { response: { 200: Settings } } }, async (request) =>
-    dashboard.settings(accountOf(request).accountId),
+  app.get(
+    '/api/settings',
+    { config: { permission: 'read' }, schema: { response: { 200: Settings } } },
+    async (request) => dashboard.settings(accountOf(request).accountId),
   );
 
   app.post(
@@ -240,6 +271,7 @@ export function dashboardRoutes(
     {
       schema: { body: Settings, response: { 200: Settings } },
       config: {
+        permission: 'team',
         audit: {
           action: 'account.shapes',
           target: ownAccount,
@@ -250,48 +282,39 @@ export function dashboardRoutes(
     async (request) => dashboard.setShapes(accountOf(request).accountId, request.body.shapes),
   );
 
-  app.get('/api/docs', { schema: { response: { 200: DocLinks } } }, async () => ({
-    bases: deps.bases
-      .filter((b) => b.kind === 'auth' || b.kind === 'giftcards' || b.kind === 'topups')
-      .map((b) => ({
-        title: `${b.kind === 'auth' ? 'Token service' : b.kind === 'giftcards' ? 'Gift cards' : 'Mobile top-ups'}${b.environment ? ` (${b.environment})` : ''}`,
-        url: b.url,
-        docs: `${b.url}/docs`,
-      })),
-    errors: deps.errorsUrl,
-    openapi: 'openapi.json',
-    sandboxTestValues: SANDBOX_TEST_VALUES,
-  }));
+  app.get(
+    '/api/docs',
+    { config: { permission: 'read' }, schema: { response: { 200: DocLinks } } },
+    async () => ({
+      bases: deps.bases
+        .filter((b) => b.kind === 'auth' || b.kind === 'giftcards' || b.kind === 'topups')
+        .map((b) => ({
+          title: `${b.kind === 'auth' ? 'Token service' : b.kind === 'giftcards' ? 'Gift cards' : 'Mobile top-ups'}${b.environment ? ` (${b.environment})` : ''}`,
+          url: b.url,
+          docs: `${b.url}/docs`,
+        })),
+      errors: deps.errorsUrl,
+      openapi: 'openapi.json',
+      sandboxTestValues: SANDBOX_TEST_VALUES,
+    }),
+  );
 }
 
-/** The sandbox's documented test values, as the docs page lists them. */
+/**
+ * The sandbox's documented test values, as the docs page lists them: each product's own (read where
+ * they take effect, so the page cannot drift from the simulators) and the messages that fail.
+ */
 const SANDBOX_TEST_VALUES = [
-  { product: 'Gift cards', value: 'productId 11, 12', outcome: 'SUCCESSFUL at once, numeric codes' },
-  { product: 'Gift cards', value: 'productId 13', outcome: 'SUCCESSFUL at once, alphanumeric codes' },
-  { product: 'Gift cards', value: 'productId 21', outcome: 'PROCESSING, then SUCCESSFUL' },
+  ...SANDBOX_TEST_PRODUCT_IDS.map((v) => ({ product: 'Gift cards', ...v })),
   {
     product: 'Gift cards',
-    value: 'productId 22',
-    outcome: 'out of stock: PENDING with preOrder, else refused',
-  },
-  { product: 'Gift cards', value: 'productId 24', outcome: 'FAILED, then REFUNDED' },
-  { product: 'Gift cards', value: 'productId 25', outcome: 'REFUNDED at once' },
-  {
-    product: 'Gift cards',
-    value: 'recipientEmail at bounce.airgift.test',
+    value: `recipientEmail at ${SANDBOX_BOUNCING_DOMAIN}`,
     outcome: 'the e-mail fails (a bounce): giftcard.delivery.failed',
   },
   {
     product: 'Gift cards',
-    value: 'recipientPhoneDetails number ending 0000',
+    value: `recipientPhoneDetails number ending ${SANDBOX_FAILING_NUMBER_SUFFIX}`,
     outcome: 'the SMS fails: giftcard.delivery.failed, the smsFee refunded',
   },
-  { product: 'Top-ups', value: 'number ending 99990', outcome: 'PROCESSING, then SUCCESSFUL' },
-  { product: 'Top-ups', value: 'number ending 99991', outcome: 'PROCESSING, then REFUNDED' },
-  {
-    product: 'Top-ups',
-    value: 'number ending 99992',
-    outcome: 'refused at once (TOPUP_TRANSACTION_FAILED), refunded',
-  },
-  { product: 'Top-ups', value: 'number ending 99993', outcome: '503, nothing recorded' },
+  ...SANDBOX_TEST_NUMBERS.map((v) => ({ product: 'Top-ups', ...v })),
 ];

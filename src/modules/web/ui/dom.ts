@@ -5,7 +5,7 @@
  * @example
  * h('button', { type: 'button', onclick: () => save() }, 'Save')
  */
-type Child = Node | string | number | null | undefined | false;
+export type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined | ((event: Event) => void)>;
 
 export function h<K extends keyof HTMLElementTagNameMap>(
@@ -61,11 +61,22 @@ export function select<T extends string>(name: string, options: [T, string][], v
   return s as Select<T>;
 }
 
-/** A table with a caption and header row. */
-export function table(caption: string, head: string[], rows: (Child | Child[])[][]): HTMLElement {
+/**
+ * A table with a caption and header row. `empty` fills its body when there is no row: "Nothing
+ * yet." unless the page says better (a filter that matches nothing says so: widgets.ts `noMatch`).
+ */
+export function table(
+  caption: string,
+  head: string[],
+  rows: (Child | Child[])[][],
+  empty: Child | Child[] = 'Nothing yet.',
+): HTMLElement {
+  // A table wider than the screen scrolls inside its wrapper: the wrapper is a named region a
+  // keyboard can focus and scroll (axe's scrollable-region-focusable; it failed on the console's
+  // audit page whenever a long row made the table scroll).
   return h(
     'div',
-    { class: 'table-wrap' },
+    { class: 'table-wrap', role: 'region', 'aria-label': caption, tabindex: '0' },
     h(
       'table',
       {},
@@ -75,7 +86,7 @@ export function table(caption: string, head: string[], rows: (Child | Child[])[]
         'tbody',
         {},
         rows.length === 0
-          ? h('tr', {}, h('td', { colspan: head.length }, 'Nothing yet.'))
+          ? h('tr', {}, h('td', { colspan: head.length, class: 'empty' }, empty))
           : rows.map((r) => h('tr', {}, ...r.map((c) => h('td', {}, c)))),
       ),
     ),

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { LoggedRequest, RequestLogPage } from '../../request-log/request-log-schemas.ts';
 import { get } from './api.ts';
 import { field, h, select, table } from './dom.ts';
-import type { Route } from './shell.ts';
+import type { Route } from './route.ts';
 import { type Env, pageNumber, pager } from './widgets.ts';
 
 /**

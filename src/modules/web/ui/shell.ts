@@ -1,8 +1,11 @@
 import type { Static } from 'typebox';
 import { forgotForm, signInForm, welcomeForm } from '../users/pages/sign-in.ts';
 import type { SessionInfo } from '../users/users-schemas.ts';
+import type { OpeningEnvironment } from '../web-schemas.ts';
 import { ApiError, explain, get, post, setCsrfToken } from './api.ts';
 import { h, replace, status } from './dom.ts';
+import type { Route } from './route.ts';
+import { setOpeningEnvironment } from './widgets.ts';
 
 /**
  * The frame both page apps run in: signed out, the sign-in forms (users/pages/sign-in.ts); signed
@@ -11,15 +14,14 @@ import { h, replace, status } from './dom.ts';
  */
 export type Session = Static<typeof SessionInfo>;
 
-export interface Route {
-  path: string;
-  query: URLSearchParams;
-}
+export type { Route } from './route.ts';
 
 export interface PageDef {
   path: string;
   title: string;
   render: (main: HTMLElement, route: Route, session: Session) => Promise<void>;
+  /** Reached by links only (one transaction's page): left out of the navigation. */
+  hidden?: boolean;
 }
 
 export function currentRoute(): Route {
@@ -51,6 +53,10 @@ export async function start(appName: string, pages: PageDef[], extraHeader?: (s:
     window.addEventListener('hashchange', show);
     return show();
   }
+  // where the data is: a sandbox-only account does not open on an empty Live view
+  await get<typeof OpeningEnvironment>('/api/opening')
+    .then((o) => setOpeningEnvironment(o.environment))
+    .catch(() => undefined);
   const main = h('main', { id: 'main', tabindex: -1 });
   const nav = h('nav', { 'aria-label': 'Pages' });
   const signOut = h(
@@ -84,7 +90,11 @@ export async function start(appName: string, pages: PageDef[], extraHeader?: (s:
     main,
   );
 
+  // Each navigation renders; only the latest one's page may be shown. A slow page left behind (its
+  // API calls still under way) must not replace the page navigated to after it.
+  let latest = 0;
   const render = async () => {
+    const mine = ++latest;
     const route = currentRoute();
     const page = pages.find((p) => p.path === route.path) ?? pages[0];
     document.title = `${page.title} · airgift ${appName}`;
@@ -93,22 +103,30 @@ export async function start(appName: string, pages: PageDef[], extraHeader?: (s:
       h(
         'ul',
         {},
-        pages.map((p) =>
-          h(
-            'li',
-            {},
-            h('a', { href: `#${p.path}${keep(route)}`, 'aria-current': p === page ? 'page' : null }, p.title),
+        pages
+          .filter((p) => !p.hidden || p === page)
+          .map((p) =>
+            h(
+              'li',
+              {},
+              h(
+                'a',
+                { href: `#${p.path}${keep(route)}`, 'aria-current': p === page ? 'page' : null },
+                p.title,
+              ),
+            ),
           ),
-        ),
       ),
     );
     replace(main, h('h1', {}, page.title), h('p', {}, 'Loading…'));
     try {
       const body = h('div', {});
       await page.render(body, route, session);
+      if (mine !== latest) return;
       replace(main, h('h1', {}, page.title), body);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return location.reload();
+      if (mine !== latest) return;
       replace(main, h('h1', {}, page.title), status(explain(error), 'error'));
     }
   };

@@ -3,7 +3,7 @@ import type { AccountShapes } from '../../admin/admin-schemas.ts';
 import type { Environment, Revoked } from '../web-schemas.ts';
 import { explain, post } from './api.ts';
 import { confirmDialog, field, h, replace, select, status } from './dom.ts';
-import type { Route } from './shell.ts';
+import type { Route } from './route.ts';
 
 /**
  * Pieces both page apps build the same way: the environment picked in the address and its select,
@@ -14,9 +14,21 @@ import type { Route } from './shell.ts';
  */
 export type Env = Static<typeof Environment>;
 
-/** The page's environment: `?environment=sandbox`, else live. */
-export const envOf = (route: Route): Env =>
-  route.query.get('environment') === 'sandbox' ? 'sandbox' : 'live';
+let opening: Env = 'live';
+/** The environment pages show when the address names none (the shell asks `/api/opening` once). */
+export const setOpeningEnvironment = (env: Env) => {
+  opening = env;
+};
+
+/** The page's environment: `?environment=`, else the one the app opened on (where the data is). */
+export const envOf = (route: Route): Env => {
+  const named = route.query.get('environment');
+  return named === 'sandbox' || named === 'live' ? named : opening;
+};
+
+/** A transaction page's product: `?product=topups`, else gift cards (their links name it). */
+export const productOf = (route: Route): 'giftcards' | 'topups' =>
+  route.query.get('product') === 'topups' ? 'topups' : 'giftcards';
 
 /** The number of a paged list's page: `?page=`, 1 when absent or not a number. */
 export const pageNumber = (route: Route): number => Number(route.query.get('page') ?? '1') || 1;
@@ -161,4 +173,16 @@ export function shapesForm(
       return `Saved: the ${picker.value} shapes.`;
     },
   );
+}
+
+/**
+ * What an empty table says when filters are set: that nothing matches them ("No transaction in
+ * live matches these filters.", not "Nothing yet."),
+ * with a button that clears them (`clear` goes to the unfiltered page).
+ */
+export function noMatch(message: string, clear: () => void): HTMLElement[] {
+  return [
+    h('span', {}, `${message} `),
+    h('button', { type: 'button', class: 'small', onclick: clear }, 'Clear filters'),
+  ];
 }

@@ -1,5 +1,6 @@
 import type { TypedApp } from '../../../http/schemas.ts';
 import type { AuditAnswer, AuditedRequest } from '../../audit/index.ts';
+import type { WebUserRow } from './users-repository.ts';
 import {
   CodeBody,
   EmailBody,
@@ -21,7 +22,7 @@ import {
 
 /**
  * Signing in and out of a page (dashboard or console), accepting an invitation, and the signed-in
- * user's two-step sign-in (TOTP). `accountName` tells the page whose account it shows (null for
+ * user's two-step sign-in (TOTP) and its recovery codes. `accountName` tells the page whose account it shows (null for
  * operators).
  */
 export function sessionRoutes(
@@ -34,9 +35,24 @@ export function sessionRoutes(
   const open = { access: { scope: null } };
   // The audit lines of sessions and of the user's own security (modules/audit/audit-hook.ts): on the
   // user, never their password, code, secret or CSRF token (masked by the hook; `after` left out).
+  /** What the page knows of its signed-in user. */
+  const sessionInfo = async (user: WebUserRow, csrfToken: string) => ({
+    email: user.email,
+    accountId: user.accountId,
+    accountName: user.accountId === null ? null : await accountName(user.accountId),
+    csrfToken,
+    totpEnabled: user.totpEnabled,
+    role: user.role,
+    permissions: o.users.permissions(user),
+    recoveryCodesLeft: await o.users.recoveryCodesLeft(user),
+  });
   const userOf = (request: AuditedRequest, answer: AuditAnswer) =>
     request.webUser?.email ?? (typeof answer?.email === 'string' ? answer.email : null);
-  const audit = (action: string) => ({ audit: { action, target: userOf, after: null } });
+  // one's own session and two-step sign-in: every role (`read`)
+  const audit = (action: string) => ({
+    permission: 'read' as const,
+    audit: { action, target: userOf, after: null },
+  });
 
   app.post(
     '/api/sign-in',
@@ -48,14 +64,7 @@ export function sessionRoutes(
       const b = request.body;
       const signedIn = await o.users.signIn(o.kind, b.email, b.password, request.ip, b.code);
       setSessionCookie(reply, o, signedIn);
-      const { user } = signedIn;
-      return {
-        email: user.email,
-        accountId: user.accountId,
-        accountName: user.accountId === null ? null : await accountName(user.accountId),
-        csrfToken: signedIn.csrfToken,
-        totpEnabled: user.totpEnabled,
-      };
+      return sessionInfo(signedIn.user, signedIn.csrfToken);
     },
   );
 
@@ -88,16 +97,14 @@ export function sessionRoutes(
     },
   );
 
-  app.get('/api/session', { schema: { response: { 200: SessionInfo } } }, async (request) => {
-    const user = webUserOf(request);
-    return {
-      email: user.email,
-      accountId: user.accountId,
-      accountName: user.accountId === null ? null : await accountName(user.accountId),
-      csrfToken: user.csrfToken,
-      totpEnabled: user.totpEnabled,
-    };
-  });
+  app.get(
+    '/api/session',
+    { config: { permission: 'read' }, schema: { response: { 200: SessionInfo } } },
+    async (request) => {
+      const user = webUserOf(request);
+      return sessionInfo(user, user.csrfToken);
+    },
+  );
 
   // Two-step sign-in (TOTP) of the signed-in user: enrol (a pending secret), confirm, turn off.
   const issuer = o.kind === 'customer' ? 'airgift dashboard' : 'airgift console';
@@ -115,6 +122,15 @@ export function sessionRoutes(
     '/api/totp/disable',
     { schema: { body: CodeBody, response: { 200: TotpState } }, config: audit('totp.off') },
     async (request) => o.users.disableTotp(webUserOf(request), request.body.code, request.ip),
+  );
+  // a new set of recovery codes (the older ones stop working), shown once; it takes a code
+  app.post(
+    '/api/totp/recovery-codes',
+    {
+      schema: { body: CodeBody, response: { 200: TotpState } },
+      config: audit('totp.recovery-codes'),
+    },
+    async (request) => o.users.regenerateRecoveryCodes(webUserOf(request), request.body.code, request.ip),
   );
 
   app.post(

@@ -12,7 +12,12 @@ export interface WebUserRow {
   createdAt: Date;
   /** two-step sign-in (TOTP) is on */
   totpEnabled: boolean;
+  /** what the user may do (modules/web/permissions.ts) */
+  role: string;
 }
+
+/** What a change of a teammate's role (or their removal) came to. */
+export type MemberChange = 'changed' | 'not-found' | 'last-keeper';
 
 const USER_COLUMNS = [
   'web_users.id',
@@ -22,7 +27,11 @@ const USER_COLUMNS = [
   'web_users.password_hash as passwordHash',
   'web_users.created_at as createdAt',
   'web_users.totp_enabled as totpEnabled',
+  'web_users.role',
 ] as const;
+
+/** The role an account (or the console) always keeps one active user of. */
+const KEEPER = { customer: 'owner', operator: 'admin' } as const;
 
 export function usersRepository(appDb: Kysely<Database>) {
   const db: Kysely<WebDatabase> = withWebTables(appDb);
@@ -39,6 +48,7 @@ export function usersRepository(appDb: Kysely<Database>) {
         .select(USER_COLUMNS)
         .where('kind', '=', kind)
         .where(sql<boolean>`lower(email) = lower(${email})`)
+        .where('removed_at', 'is', null)
         .executeTakeFirst();
       return row && num(row);
     },
@@ -52,16 +62,103 @@ export function usersRepository(appDb: Kysely<Database>) {
       return row && num(row);
     },
 
-    /** The user of that kind and e-mail, made when missing (an invitation again keeps the same user). */
-    async upsert(kind: WebUserKind, email: string, accountId: number | null, at: Date): Promise<WebUserRow> {
+    /**
+     * The user of that kind and e-mail, made when missing with `role` (an invitation again keeps the
+     * same user and role); a removed user comes back, of `accountId`, with `role`.
+     */
+    async upsert(
+      kind: WebUserKind,
+      email: string,
+      accountId: number | null,
+      at: Date,
+      role: string,
+    ): Promise<WebUserRow> {
       const found = await this.findByEmail(kind, email);
       if (found) return found;
+      const revived = await db
+        .updateTable('web_users')
+        .set({ removed_at: null, account_id: accountId, role })
+        .where('kind', '=', kind)
+        .where(sql<boolean>`lower(email) = lower(${email})`)
+        .where('removed_at', 'is not', null)
+        .returning(USER_COLUMNS)
+        .executeTakeFirst();
+      if (revived) return num(revived);
       const row = await db
         .insertInto('web_users')
-        .values({ kind, email, account_id: accountId, created_at: at })
+        .values({ kind, email, account_id: accountId, created_at: at, role })
         .returning(USER_COLUMNS)
         .executeTakeFirstOrThrow();
       return num(row);
+    },
+
+    /** The role of a user who has not set a password yet (invited again with another role). */
+    async setPendingRole(userId: number, role: string): Promise<void> {
+      await db
+        .updateTable('web_users')
+        .set({ role })
+        .where('id', '=', userId)
+        .where('password_hash', 'is', null)
+        .execute();
+    },
+
+    /**
+     * Changes a member's role, or removes them (`role` null), unless that leaves their account (or
+     * the console) without an active owner (admin): the members are locked first, so two owners
+     * demoting each other at once cannot both pass. A removed user loses their password, two-step
+     * sign-in, recovery codes, sessions and unused links in the same transaction.
+     */
+    async changeMember(
+      kind: WebUserKind,
+      accountId: number | null,
+      userId: number,
+      role: string | null,
+      at: Date,
+    ): Promise<MemberChange> {
+      return appDb.transaction().execute(async (trx) => {
+        const t = withWebTables(trx);
+        const members = await t
+          .selectFrom('web_users')
+          .select(['id', 'role', 'password_hash'])
+          .where('kind', '=', kind)
+          .where((eb) =>
+            accountId === null ? eb('account_id', 'is', null) : eb('account_id', '=', accountId),
+          )
+          .where('removed_at', 'is', null)
+          .forUpdate()
+          .execute();
+        const target = members.find((m) => Number(m.id) === userId);
+        if (!target) return 'not-found';
+        const keeper = KEEPER[kind];
+        const othersKeep = members.some(
+          (m) => Number(m.id) !== userId && m.role === keeper && m.password_hash !== null,
+        );
+        if (target.role === keeper && role !== keeper && !othersKeep) return 'last-keeper';
+        if (role !== null) {
+          await t.updateTable('web_users').set({ role }).where('id', '=', userId).execute();
+          return 'changed';
+        }
+        await t
+          .updateTable('web_users')
+          .set({
+            removed_at: at,
+            password_hash: null,
+            totp_secret: null,
+            totp_enabled: false,
+            totp_last_step: null,
+          })
+          .where('id', '=', userId)
+          .execute();
+        await t.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
+        await t.deleteFrom('web_recovery_codes').where('user_id', '=', userId).execute();
+        await t
+          .updateTable('web_invitations')
+          .set({ used_at: at })
+          .where('user_id', '=', userId)
+          .where('used_at', 'is', null)
+          .execute();
+        return 'changed';
+      });
     },
 
     async setPassword(userId: number, passwordHash: string): Promise<void> {
@@ -73,7 +170,11 @@ export function usersRepository(appDb: Kysely<Database>) {
     },
 
     async listUsers(kind: WebUserKind, accountId?: number) {
-      let q = db.selectFrom('web_users').select(USER_COLUMNS).where('kind', '=', kind);
+      let q = db
+        .selectFrom('web_users')
+        .select(USER_COLUMNS)
+        .where('kind', '=', kind)
+        .where('removed_at', 'is', null);
       if (accountId !== undefined) q = q.where('account_id', '=', accountId);
       return (await q.orderBy('id').execute()).map(num);
     },
@@ -134,6 +235,7 @@ export function usersRepository(appDb: Kysely<Database>) {
         .select([...USER_COLUMNS, 'web_sessions.csrf_token as csrfToken'])
         .where('web_sessions.token_hash', '=', tokenHash)
         .where('web_sessions.expires_at', '>', now)
+        .where('web_users.removed_at', 'is', null)
         .executeTakeFirst();
       return row && num(row);
     },
@@ -180,6 +282,42 @@ export function usersRepository(appDb: Kysely<Database>) {
         .returning('id')
         .executeTakeFirst();
       return row !== undefined;
+    },
+
+    /** The user's recovery codes become these (SHA-256 each); the older ones are deleted. */
+    async replaceRecoveryCodes(userId: number, codeHashes: string[]): Promise<void> {
+      await appDb.transaction().execute(async (trx) => {
+        const t = withWebTables(trx);
+        await t.deleteFrom('web_recovery_codes').where('user_id', '=', userId).execute();
+        if (codeHashes.length === 0) return;
+        await t
+          .insertInto('web_recovery_codes')
+          .values(codeHashes.map((code_hash) => ({ user_id: userId, code_hash, used_at: null })))
+          .execute();
+      });
+    },
+
+    /** Marks an unused recovery code used: one statement, so a code passes once only. */
+    async useRecoveryCode(userId: number, codeHash: string, at: Date): Promise<boolean> {
+      const row = await db
+        .updateTable('web_recovery_codes')
+        .set({ used_at: at })
+        .where('user_id', '=', userId)
+        .where('code_hash', '=', codeHash)
+        .where('used_at', 'is', null)
+        .returning('user_id')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async recoveryCodesLeft(userId: number): Promise<number> {
+      const row = await db
+        .selectFrom('web_recovery_codes')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('user_id', '=', userId)
+        .where('used_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     async recordFailure(kind: WebUserKind, email: string, ip: string | null, at: Date): Promise<void> {

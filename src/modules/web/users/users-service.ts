@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
@@ -9,7 +9,8 @@ import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../../lib/
 import type { TextSealer } from '../../../lib/sealed-text.ts';
 import { formatDateTime } from '../../../lib/time-format.ts';
 import { base32Decode, base32Encode, matchingStep, newTotpSecret, otpauthUri } from '../../../lib/totp.ts';
-import type { UsersRepository, WebUserRow } from './users-repository.ts';
+import { FIRST_ROLE, isRoleOf, permissionsOf } from '../permissions.ts';
+import type { MemberChange, UsersRepository, WebUserRow } from './users-repository.ts';
 import type { WebUserKind } from './web-tables.ts';
 
 /**
@@ -29,7 +30,13 @@ import type { WebUserKind } from './web-tables.ts';
  * sign-in needs a code too, until `disableTotp` (with a code). A code is accepted once (the step is
  * recorded in the same statement that checks it), and a wrong one counts toward the lock-out like a
  * wrong password. A right password without a code answers 401 with the detail `code: required`, not
- * counted as a failure, so the page asks for the code.
+ * counted as a failure, so the page asks for the code. Turning it on makes 10 recovery codes, shown
+ * once and stored as SHA-256: each works once in place of a code (sign-in, turning it off); a new
+ * set (`regenerateRecoveryCodes`, with a code) deletes the older one.
+ *
+ * Every user has a role (modules/web/permissions.ts): invited with one (the admin API's invitations
+ * without one make an owner, or an admin), changed and removed by `changeMember`, which never leaves
+ * an account without an active owner nor the console without an active admin.
  *
  * @example
  * const { link } = await users.invite('customer', 'a@example.com', 2, 'https://localhost:8443/dashboard');
@@ -41,6 +48,24 @@ const INVITATION_HOURS = 72;
 const RESET_MINUTES = 30;
 /** Password reset e-mails to one address within an hour, at most. */
 const RESETS_PER_HOUR = 3;
+const RECOVERY_CODES = 10;
+/** Recovery codes' letters: no 0/o, 1/l/i to misread; 10 of these 31 are 49 bits. */
+const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/** A recovery code as typed (any case, spaces or a hyphen) in the form it is hashed. */
+const normalCode = (code: string) => code.toLowerCase().replace(/[\s-]/g, '');
+
+function newRecoveryCode(): string {
+  // bytes past the last whole multiple of the alphabet are skipped, so every letter is as likely
+  const limit = 256 - (256 % RECOVERY_ALPHABET.length);
+  let letters = '';
+  while (letters.length < 10) {
+    for (const b of randomBytes(16)) {
+      if (b < limit && letters.length < 10) letters += RECOVERY_ALPHABET[b % RECOVERY_ALPHABET.length];
+    }
+  }
+  return `${letters.slice(0, 5)}-${letters.slice(5)}`;
+}
 
 /**
  * How the web module e-mails a link (an invitation, a password reset): queued in the transaction
@@ -94,8 +119,20 @@ export function createUsersService(deps: {
       accountId: user.accountId,
       email: user.email,
       active: user.passwordHash !== null,
+      role: user.role,
+      totpEnabled: user.totpEnabled,
       createdAt: formatDateTime(user.createdAt),
     };
+  }
+
+  function checkRole(kind: WebUserKind, role: string) {
+    if (!isRoleOf(kind, role)) {
+      throw new AppError(
+        'INVALID_REQUEST',
+        `${role} is not a role of the ${kind === 'customer' ? 'dashboard' : 'console'}`,
+        [{ field: 'role', issue: 'not a role of this page' }],
+      );
+    }
   }
 
   /** The one e-mail rule of airgift (lib/email.ts), as gift card recipients are checked. */
@@ -107,15 +144,44 @@ export function createUsersService(deps: {
     }
   }
 
-  /** A one-time link to `pageUrl` that sets the user's password (the token rides in the fragment). */
-  async function invite(kind: WebUserKind, email: string, accountId: number | null, pageUrl: string) {
+  /**
+   * A one-time link to `pageUrl` that sets the user's password (the token rides in the fragment).
+   * `role`: what the user may do (none named: a new user is an owner, or an admin; a known one keeps
+   * theirs). A member who already signs in keeps their role: it changes through `changeMember`.
+   */
+  async function invite(
+    kind: WebUserKind,
+    email: string,
+    accountId: number | null,
+    pageUrl: string,
+    role?: string,
+    /** a team's invitation: never a new link for a member who already signs in */
+    options: { newMembersOnly?: boolean } = {},
+  ) {
     checkEmail(email);
+    if (role !== undefined) checkRole(kind, role);
     const now = clock.now();
-    const user = await repository.upsert(kind, email, accountId, now);
+    let user = await repository.upsert(kind, email, accountId, now, role ?? FIRST_ROLE[kind]);
     if (user.accountId !== accountId) {
       throw new AppError('INVALID_REQUEST', `${email} is a user of another account`, [
         { field: 'email', issue: 'already a user of another account' },
       ]);
+    }
+    if (options.newMembersOnly && user.passwordHash !== null) {
+      throw new AppError('INVALID_REQUEST', `${email} is a member already, as ${user.role}`, [
+        { field: 'email', issue: 'already a member' },
+      ]);
+    }
+    if (role !== undefined && user.role !== role) {
+      if (user.passwordHash !== null) {
+        throw new AppError(
+          'INVALID_REQUEST',
+          `${email} is a member already, as ${user.role}: change their role instead`,
+          [{ field: 'email', issue: 'already a member' }],
+        );
+      }
+      await repository.setPendingRole(user.id, role);
+      user = { ...user, role };
     }
     const token = randomToken(32);
     const expiresAt = new Date(now.getTime() + INVITATION_HOURS * 3_600_000);
@@ -138,7 +204,11 @@ export function createUsersService(deps: {
       to: user.email,
       link,
       accountId: user.accountId,
-      data: { page: user.kind === 'customer' ? 'dashboard' : 'console', expiresAt: expiresAt.toISOString() },
+      data: {
+        page: user.kind === 'customer' ? 'dashboard' : 'console',
+        expiresAt: expiresAt.toISOString(),
+        role: user.role,
+      },
     });
   }
 
@@ -194,7 +264,7 @@ export function createUsersService(deps: {
   async function createWithPassword(kind: WebUserKind, email: string, accountId: number | null) {
     checkEmail(email);
     const password = randomToken(15);
-    const user = await repository.upsert(kind, email, accountId, clock.now());
+    const user = await repository.upsert(kind, email, accountId, clock.now(), FIRST_ROLE[kind]);
     await repository.setPassword(user.id, await checkPassword(password));
     return { ...present(user), password };
   }
@@ -227,10 +297,28 @@ export function createUsersService(deps: {
   async function useCode(user: WebUserRow, code: string, want: 'enabled' | 'pending', enable = false) {
     const totp = await repository.totpOf(user.id);
     if (!totp?.secret || totp.enabled !== (want === 'enabled')) return false;
+    // once on, an unused recovery code stands in for a code (and is used up)
+    if (want === 'enabled' && normalCode(code).length === 10) {
+      return repository.useRecoveryCode(user.id, sha256(normalCode(code)), clock.now());
+    }
     const secret = base32Decode(await sealer.open(totp.secret));
     const step = matchingStep(secret, code, clock.now().getTime(), totp.lastStep);
     return step !== null && (await repository.useTotpStep(user.id, step, enable));
   }
+
+  /** A new set of recovery codes (the older ones deleted): shown once, here. */
+  async function newRecoveryCodes(user: WebUserRow) {
+    const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+    await repository.replaceRecoveryCodes(
+      user.id,
+      codes.map((c) => sha256(normalCode(c))),
+    );
+    return codes;
+  }
+
+  /** The wrong code's refusal: what to type instead (the detail only names the field). */
+  const WRONG_CODE =
+    'Wrong or already used code: enter the current code of your authenticator app, or an unused recovery code';
 
   async function signIn(
     kind: WebUserKind,
@@ -257,7 +345,7 @@ export function createUsersService(deps: {
       }
       if (!(await useCode(user, code, 'enabled'))) {
         await repository.recordFailure(kind, email, ip, now);
-        throw new AppError('AUTHENTICATION_FAILURE', 'Wrong or already used code', [
+        throw new AppError('AUTHENTICATION_FAILURE', WRONG_CODE, [
           { field: 'code', issue: 'wrong or already used' },
         ]);
       }
@@ -291,9 +379,11 @@ export function createUsersService(deps: {
     await refuseWhenLocked(user.kind, user.email, ip);
     if (!(await useCode(user, code, want, want === 'pending'))) {
       await repository.recordFailure(user.kind, user.email, ip, clock.now());
-      throw new AppError('INVALID_REQUEST', 'Wrong or already used code', [
-        { field: 'code', issue: 'wrong or already used' },
-      ]);
+      throw new AppError(
+        'INVALID_REQUEST',
+        want === 'pending' ? 'Wrong code: enter the current code of your authenticator app' : WRONG_CODE,
+        [{ field: 'code', issue: 'wrong or already used' }],
+      );
     }
   }
 
@@ -304,15 +394,34 @@ export function createUsersService(deps: {
       throw new AppError('INVALID_REQUEST', 'Nothing to confirm: start the enrolment first');
     }
     await checkCode(user, code, ip, 'pending');
-    return { totpEnabled: true };
+    return {
+      totpEnabled: true,
+      recoveryCodes: await newRecoveryCodes(user),
+      recoveryCodesLeft: RECOVERY_CODES,
+    };
   }
+
+  /** A new set of recovery codes for a user with two-step sign-in on; it takes a code (or a recovery code). */
+  async function regenerateRecoveryCodes(user: WebUserRow, code: string, ip: string | null) {
+    if (!user.totpEnabled) throw new AppError('INVALID_REQUEST', 'Two-step sign-in is off: turn it on first');
+    await checkCode(user, code, ip, 'enabled');
+    return {
+      totpEnabled: true,
+      recoveryCodes: await newRecoveryCodes(user),
+      recoveryCodesLeft: RECOVERY_CODES,
+    };
+  }
+
+  /** How many recovery codes the user has not used (0 with two-step sign-in off). */
+  const recoveryCodesLeft = (user: WebUserRow) => repository.recoveryCodesLeft(user.id);
 
   /** Turns two-step sign-in off; it takes a current code. */
   async function disableTotp(user: WebUserRow, code: string, ip: string | null) {
     if (!user.totpEnabled) throw new AppError('INVALID_REQUEST', 'Two-step sign-in is off already');
     await checkCode(user, code, ip, 'enabled');
     await repository.setTotpSecret(user.id, null);
-    return { totpEnabled: false };
+    await repository.replaceRecoveryCodes(user.id, []);
+    return { totpEnabled: false, recoveryCodesLeft: 0 };
   }
 
   /** The session's user and CSRF token, or undefined for an unknown or expired token. */
@@ -333,6 +442,34 @@ export function createUsersService(deps: {
     return (await repository.listUsers(kind, accountId)).map(present);
   }
 
+  /**
+   * Gives a member of the account (`accountId`; null: an operator) another role, or removes them
+   * (`role` null: at once, their sessions end). Never the last active owner (admin).
+   */
+  async function changeMember(
+    kind: WebUserKind,
+    accountId: number | null,
+    userId: number,
+    role: string | null,
+  ) {
+    if (role !== null) checkRole(kind, role);
+    const outcome: MemberChange = await repository.changeMember(kind, accountId, userId, role, clock.now());
+    if (outcome === 'not-found') throw new AppError('RESOURCE_NOT_FOUND', `No member ${userId}`);
+    if (outcome === 'last-keeper') {
+      const keeper = FIRST_ROLE[kind];
+      throw new AppError(
+        'INVALID_REQUEST',
+        `${role === null ? 'Removing' : 'Changing the role of'} the last ${keeper} is refused: make another member ${keeper} first`,
+        [{ field: role === null ? 'userId' : 'role', issue: `the last ${keeper}` }],
+      );
+    }
+    const user = await repository.findById(userId);
+    return { ...present(user as WebUserRow), removed: role === null };
+  }
+
+  /** What the user's role lets them do on their page. */
+  const permissions = (user: WebUserRow) => [...permissionsOf(user.kind, user.role)];
+
   return {
     invite,
     requestPasswordReset,
@@ -346,6 +483,10 @@ export function createUsersService(deps: {
     enrolTotp,
     confirmTotp,
     disableTotp,
+    regenerateRecoveryCodes,
+    recoveryCodesLeft,
+    changeMember,
+    permissions,
   };
 }
 

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import { minorUnitsOf } from '../../../lib/currencies.ts';
-import { dec } from '../../../lib/money.ts';
+import { minorUnitText } from '../../../lib/money.ts';
 import type { TextSealer } from '../../../lib/sealed-text.ts';
 import {
   DEFAULT_BRAND,
@@ -55,7 +54,7 @@ export function webMessages(deps: {
         subject: `You are invited to the ${page}`,
         heading: `Welcome to the ${page}`,
         paragraphs: [
-          `You were invited to sign in to the ${page} as ${message.recipient}.`,
+          `You were invited to sign in to the ${page} as ${message.recipient}${typeof message.data.role === 'string' ? `, with the role ${message.data.role}` : ''}.`,
           'Choose a password (at least 12 characters) with the link below to finish.',
         ],
         button: { label: 'Set your password', url: await linkOf(message, options?.preview ?? false) },
@@ -86,7 +85,7 @@ export function webMessages(deps: {
     async render(message) {
       const f = await repository.balanceFacts(Number(message.data.entryId));
       if (!f) throw new MessageGone('the ledger entry is gone');
-      const amount = (v: string) => `${dec(v).toFixed(minorUnitsOf(f.currency_code))} ${f.currency_code}`;
+      const amount = (v: string) => `${minorUnitText(v, f.currency_code)} ${f.currency_code}`;
       return renderEmail(DEFAULT_BRAND, {
         subject: `Your ${message.environment} balance is low: ${amount(f.balance_after)}`,
         heading: 'Your balance is low',

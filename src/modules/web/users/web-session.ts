@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../errors/error-codes.ts';
+import { permissionsOf } from '../permissions.ts';
 import type { WebUserRow } from './users-repository.ts';
 import { type SignedIn, sameToken, type UsersService } from './users-service.ts';
 import type { WebUserKind } from './web-tables.ts';
@@ -11,6 +12,12 @@ import type { WebUserKind } from './web-tables.ts';
  * the static files (`access.docs`). Every request other than GET/HEAD must also carry the session's
  * CSRF token in `X-CSRF-Token` (a synchronizer token the page reads from `GET /api/session`); the
  * public mutations instead refuse a request another site's page sends (Origin / Sec-Fetch-Site).
+ *
+ * Roles (issue 28): every route behind the session declares the permission it needs
+ * (`config.permission`, modules/web/permissions.ts); a route without one stops the server at start.
+ * A signed-in user whose role lacks it is refused with 403 ROLE_NOT_ALLOWED before the handler runs
+ * (so nothing changes and no audit line is written). The role is read with the session on every
+ * request: a changed role or a removed user takes effect at once.
  */
 export interface WebSessionOptions {
   kind: WebUserKind;
@@ -51,6 +58,18 @@ function crossSite(request: FastifyRequest): boolean {
 
 export function installWebSession(app: FastifyInstance, o: WebSessionOptions) {
   app.decorateRequest('webUser', null);
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as {
+      access?: { scope?: unknown; docs?: boolean };
+      permission?: string;
+    };
+    if (config.access?.docs || config.access?.scope === null) return;
+    if (!config.permission) {
+      throw new Error(
+        `${route.method} ${route.url}: a ${o.kind === 'customer' ? 'dashboard' : 'console'} route must declare config.permission (modules/web/permissions.ts)`,
+      );
+    }
+  });
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access;
     const mutation = !SAFE_METHODS.has(request.method);
@@ -69,6 +88,15 @@ export function installWebSession(app: FastifyInstance, o: WebSessionOptions) {
       }
     }
     request.webUser = found;
+    // an unknown path goes on to its 404 (or 405)
+    if (request.is404) return;
+    const needed = request.routeOptions.config.permission;
+    if (!needed || !permissionsOf(o.kind, found.role).includes(needed)) {
+      throw new AppError(
+        'ROLE_NOT_ALLOWED',
+        `Your role (${found.role}) does not allow this: it takes the ${needed} permission`,
+      );
+    }
   });
 }
 

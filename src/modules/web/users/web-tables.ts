@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 
 /**
- * The tables of migrations 0013 and 0014 as Kysely sees them: the web users (dashboard customers and console
+ * The tables of migrations 0013, 0014 and 0025 as Kysely sees them: the web users (dashboard customers and console
  * operators), their invitations, sessions and failed sign-ins, and the dashboard's record of code
  * reveals (the audit log, once here, is modules/audit's since migration 0022). Kept beside the module that alone reads and writes them.
  */
@@ -22,6 +22,17 @@ export interface WebUsersTable {
   totp_enabled: ColumnType<boolean, boolean | undefined, boolean>;
   /** the last time step whose code was accepted (a code is never accepted twice) */
   totp_last_step: ColumnType<string | null, number | null | undefined, number | null>;
+  /** migration 0025: the user's role (modules/web/permissions.ts) */
+  role: string;
+  /** when an owner (an admin) removed them; null while they are a member */
+  removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** migration 0025: two-step sign-in's recovery codes, as SHA-256, each used once. */
+export interface WebRecoveryCodesTable {
+  user_id: number;
+  code_hash: string;
+  used_at: Date | null;
 }
 
 export interface WebInvitationsTable {
@@ -63,6 +74,7 @@ export type WebTables = {
   web_sessions: WebSessionsTable;
   web_sign_in_failures: WebSignInFailuresTable;
   web_code_reveals: WebCodeRevealsTable;
+  web_recovery_codes: WebRecoveryCodesTable;
 };
 
 export type WebDatabase = Database & WebTables;

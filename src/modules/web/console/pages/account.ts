@@ -1,7 +1,8 @@
 import { get, post } from '../../ui/api.ts';
 import { confirmDialog, field, h, money, table } from '../../ui/dom.ts';
-import type { PageDef } from '../../ui/shell.ts';
+import { go, type PageDef } from '../../ui/shell.ts';
 import { actionForm, environmentSelect, rerender, revokeCell, shapesForm } from '../../ui/widgets.ts';
+import { accountInviteForm } from '../../users/pages/team.ts';
 import type {
   Account,
   AccountPage,
@@ -21,6 +22,8 @@ export const accountPage: PageDef = {
   title: 'Account',
   async render(body, route) {
     const id = Number(route.query.get('id'));
+    // the navigation's "Account" names no account: ask for one rather than ask the server for none
+    if (!Number.isSafeInteger(id) || id < 1) return pickAccount(body);
     const r = await get<typeof AccountPage>(`/api/accounts/${id}`);
     const a = r.account;
     const amountInput = () => h('input', { name: 'amount', inputmode: 'decimal', required: true });
@@ -91,13 +94,15 @@ export const accountPage: PageDef = {
           [field('Environment', fundEnv), field('Amount', fundAmount), field('Reason', fundReason)],
           'Fund',
           async () => {
+            const asked = `Fund the ${fundEnv.value} balance of ${a.name} with ${fundAmount.value} ${a.currencyCode}?`;
+            if (!(await confirmDialog(asked, 'Fund'))) return 'Not funded.';
             const c = await post<typeof BalanceChange, typeof BalanceBody>(`/api/accounts/${id}/fund`, {
               environment: fundEnv.value,
               amount: fundAmount.value,
               reason: fundReason.value,
             });
             setTimeout(rerender, 600);
-            return `Funded: new balance ${money(c.newBalance, a.currencyCode)}`;
+            return `Funded ${money(c.amount, a.currencyCode)}: the new ${c.environment} balance is ${money(c.newBalance, a.currencyCode)}.`;
           },
         ),
         actionForm(
@@ -109,6 +114,8 @@ export const accountPage: PageDef = {
           ],
           'Adjust',
           async () => {
+            const asked = `Adjust the ${adjEnv.value} balance of ${a.name} by ${adjAmount.value} ${a.currencyCode}?`;
+            if (!(await confirmDialog(asked, 'Adjust'))) return 'Not adjusted.';
             const c = await post<typeof BalanceChange, typeof BalanceBody>(`/api/accounts/${id}/adjust`, {
               environment: adjEnv.value,
               amount: adjAmount.value,
@@ -150,9 +157,10 @@ export const accountPage: PageDef = {
       ),
       table(
         'Dashboard users',
-        ['E-mail', 'Password set', 'Invited (UTC)'],
-        r.users.map((u) => [u.email, u.active ? 'yes' : 'not yet', u.createdAt]),
+        ['E-mail', 'Role', 'Password set', 'Invited (UTC)'],
+        r.users.map((u) => [u.email, u.role, u.active ? 'yes' : 'not yet', u.createdAt]),
       ),
+      accountInviteForm(id),
       h(
         'p',
         {},
@@ -161,3 +169,28 @@ export const accountPage: PageDef = {
     );
   },
 };
+
+/** Without `?id=`: an account id to open, or the Accounts page to find one by name. */
+function pickAccount(body: HTMLElement) {
+  const box = h('input', { name: 'id', inputmode: 'numeric', required: true, pattern: '[0-9]+' });
+  const form = h(
+    'form',
+    { class: 'filters', role: 'search', 'aria-label': 'Open an account' },
+    field('Account id', box),
+    h('button', { type: 'submit', class: 'primary' }, 'Open'),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    go('/account', { id: box.value.trim() });
+  });
+  body.append(
+    h(
+      'p',
+      {},
+      'Which account? Type its id, or find it by name on the ',
+      h('a', { href: '#/accounts' }, 'Accounts'),
+      ' page.',
+    ),
+    form,
+  );
+}

@@ -1,7 +1,7 @@
 import { get, post } from '../../ui/api.ts';
 import { field, h, table } from '../../ui/dom.ts';
 import { go, type PageDef } from '../../ui/shell.ts';
-import { actionForm, environmentSelect, searchForm } from '../../ui/widgets.ts';
+import { actionForm, environmentSelect, noMatch, searchForm } from '../../ui/widgets.ts';
 import type { AccountList, CreateAccountBody, CreatedAccount } from '../console-schemas.ts';
 
 /** Every account (search by name or id) and the form that creates one with its first credential. */
@@ -32,6 +32,7 @@ export const accountsPage: PageDef = {
           h('span', { class: `badge ${a.status === 'ACTIVE' ? 'successful' : 'failed'}` }, a.status),
           a.createdAt,
         ]),
+        search ? noMatch(`No account matches “${search}”.`, () => go('/accounts')) : 'No accounts yet.',
       ),
       actionForm(
         'Create an account',

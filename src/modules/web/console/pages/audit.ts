@@ -2,7 +2,7 @@ import type { AuditPage, AuditVerification } from '../../../audit/audit-schemas.
 import { get, url } from '../../ui/api.ts';
 import { field, h, replace, status, table } from '../../ui/dom.ts';
 import { go, type PageDef } from '../../ui/shell.ts';
-import { pageNumber, pager } from '../../ui/widgets.ts';
+import { noMatch, pageNumber, pager } from '../../ui/widgets.ts';
 
 /**
  * The audit log of every channel (the admin API and the CLI, the console, the dashboard), newest
@@ -72,6 +72,7 @@ export const auditPage: PageDef = {
             : h('code', {}, `${JSON.stringify(e.before)} → ${JSON.stringify(e.after)}`),
           e.ip ?? '—',
         ]),
+        action ? noMatch(`No change matches “${action}”.`, () => go('/audit')) : 'No change yet.',
       ),
       pager(page, r.hasMore, (p) => go('/audit', { action, page: String(p) })),
     );

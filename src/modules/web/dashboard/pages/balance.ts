@@ -1,5 +1,5 @@
 import { get } from '../../ui/api.ts';
-import { money, table } from '../../ui/dom.ts';
+import { h, money, table } from '../../ui/dom.ts';
 import { go, type PageDef } from '../../ui/shell.ts';
 import { envOf, pageNumber, pager } from '../../ui/widgets.ts';
 import type { LedgerPage } from '../dashboard-schemas.ts';
@@ -17,7 +17,10 @@ export const balancePage: PageDef = {
         `Ledger entries (${env}), newest first`,
         ['Entry', 'When (UTC)', 'Kind', 'Amount', 'Balance after', 'Reason', 'Transaction'],
         r.items.map((e) => [
-          String(e.entryId),
+          // a funding has its printable receipt (receipt.ts)
+          e.kind === 'FUNDING'
+            ? h('a', { href: `#/receipt?entry=${e.entryId}&environment=${env}` }, `Receipt ${e.entryId}`)
+            : String(e.entryId),
           e.createdAt,
           e.kind,
           money(e.amount, e.currencyCode),

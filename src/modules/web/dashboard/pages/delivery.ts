@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import { explain, get, post } from '../../ui/api.ts';
 import { field, h, replace, status, table } from '../../ui/dom.ts';
 import type { PageDef } from '../../ui/shell.ts';
@@ -60,15 +61,7 @@ export const deliveryPage: PageDef = {
       table(
         `Messages to the recipient of gift card order ${d.transactionId} (${env})`,
         ['What', 'To', 'Status', 'Attempts', 'Last error', 'Queued (UTC)', 'Sent (UTC)'],
-        d.deliveries.map((m) => [
-          KIND_NAMES[m.kind] ?? m.kind,
-          m.address,
-          h('span', { class: `badge ${m.status}` }, m.status),
-          String(m.attempts),
-          m.lastError ?? '—',
-          m.createdAt,
-          m.sentAt ?? '—',
-        ]),
+        d.deliveries.map((m) => [KIND_NAMES[m.kind] ?? m.kind, ...deliveryCells(m)]),
       ),
       table(
         'Reveals of the code on the redeem page',
@@ -96,3 +89,13 @@ export const deliveryLink = (env: string, transactionId: number) =>
     },
     'Delivery',
   );
+
+/** A message's cells after its kind: to, status, attempts, last error, queued and sent (UTC). */
+export const deliveryCells = (m: Static<typeof Deliveries>['deliveries'][number]) => [
+  m.address,
+  h('span', { class: `badge ${m.status}` }, m.status),
+  String(m.attempts),
+  m.lastError ?? '—',
+  m.createdAt,
+  m.sentAt ?? '—',
+];

@@ -2,15 +2,21 @@ import { h } from '../../ui/dom.ts';
 import { currentRoute, go, type PageDef, start } from '../../ui/shell.ts';
 import { environmentSelect, envOf } from '../../ui/widgets.ts';
 import { securityPage } from '../../users/pages/security.ts';
+import { teamPage } from '../../users/pages/team.ts';
+import { addFundsPage } from './add-funds.ts';
 import { balancePage } from './balance.ts';
 import { brandingPage } from './branding.ts';
 import { credentialsPage } from './credentials.ts';
 import { deliveryPage } from './delivery.ts';
 import { docsPage } from './docs.ts';
 import { overviewPage } from './overview.ts';
+import { receiptPage } from './receipt.ts';
 import { requestsPage } from './requests.ts';
 import { settingsPage } from './settings.ts';
+import { statementsPage } from './statements.ts';
+import { transactionPage } from './transaction.ts';
 import { transactionsPage } from './transactions.ts';
+import { webhooksPage } from './webhooks.ts';
 
 /**
  * The account dashboard's entry (bundled into its app.js) and router table: one page per file, in
@@ -21,12 +27,18 @@ const PAGES: PageDef[] = [
   overviewPage,
   credentialsPage,
   transactionsPage,
+  transactionPage,
   deliveryPage,
   balancePage,
+  addFundsPage,
+  statementsPage,
+  receiptPage,
   requestsPage,
+  webhooksPage,
   brandingPage,
   docsPage,
   settingsPage,
+  teamPage,
   securityPage,
 ];
 

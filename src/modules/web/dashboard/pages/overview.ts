@@ -33,6 +33,8 @@ export const overviewPage: PageDef = {
               { class: 'muted' },
               o.balances[e].updatedAt ? `updated ${o.balances[e].updatedAt} UTC` : 'no entry yet',
             ),
+            // the live balance is funded by bank transfer (add-funds.ts)
+            e === 'live' ? h('p', {}, h('a', { href: '#/add-funds?environment=live' }, 'Add funds')) : null,
           ),
         ),
       ),

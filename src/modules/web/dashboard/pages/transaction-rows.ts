@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import { explain, post } from '../../ui/api.ts';
 import { h, money, replace, status } from '../../ui/dom.ts';
+import { transactionLink } from '../../ui/transaction-receipt.ts';
 import type { Env } from '../../ui/widgets.ts';
 import type { RevealedCodes, TransactionLine } from '../dashboard-schemas.ts';
 import { deliveryLink } from './delivery.ts';
@@ -51,7 +52,7 @@ export function transactionRows(items: Static<typeof TransactionLine>[], env: En
         : null;
     return [
       PRODUCT_NAMES[t.product],
-      String(t.transactionId),
+      transactionLink(env, t.product, t.transactionId),
       h('span', { class: `badge ${t.status.toLowerCase()}` }, t.status),
       t.description,
       t.customIdentifier ?? '—',

@@ -1,7 +1,7 @@
 import { get, url } from '../../ui/api.ts';
 import { field, h, select, table } from '../../ui/dom.ts';
 import { go, type PageDef } from '../../ui/shell.ts';
-import { envOf, pageNumber, pager } from '../../ui/widgets.ts';
+import { envOf, noMatch, pageNumber, pager } from '../../ui/widgets.ts';
 import type { TransactionPage } from '../dashboard-schemas.ts';
 import { TX_HEAD, transactionRows } from './transaction-rows.ts';
 
@@ -65,6 +65,9 @@ export const transactionsPage: PageDef = {
       });
     });
     const query = { ...filter, page, size: 20 };
+    const filtered =
+      [filter.status, filter.customIdentifier, filter.startDate, filter.endDate].some(Boolean) ||
+      filter.product !== 'all';
     const result = await get<typeof TransactionPage>('/api/transactions', query);
     body.append(
       form,
@@ -85,6 +88,11 @@ export const transactionsPage: PageDef = {
         `Transactions (${env}), page ${page}`,
         [...TX_HEAD, 'Codes'],
         transactionRows(result.items, env, true),
+        filtered
+          ? noMatch(`No transaction in ${env} matches these filters.`, () =>
+              go('/transactions', { environment: env }),
+            )
+          : `No transactions in ${env} yet.`,
       ),
       pager(page, result.hasMore, (p) => go('/transactions', { ...filter, page: String(p) })),
     );

@@ -1,6 +1,6 @@
 import { encode } from 'uqr';
 import { get, post } from '../../ui/api.ts';
-import { field, h } from '../../ui/dom.ts';
+import { field, h, replace } from '../../ui/dom.ts';
 import type { PageDef } from '../../ui/shell.ts';
 import { actionForm, rerender } from '../../ui/widgets.ts';
 import type { CodeBody, SessionInfo, TotpEnrolment, TotpState } from '../users-schemas.ts';
@@ -9,7 +9,9 @@ import { codeInput } from './sign-in.ts';
 /**
  * The signed-in user's two-step sign-in (TOTP), the same page in the dashboard and the console:
  * turn it on (the secret as an otpauth:// URI, its QR code and the base32 text), confirm with a code
- * of the authenticator app, turn it off with a code. The secret is shown only during enrolment.
+ * of the authenticator app, turn it off with a code. The secret is shown only during enrolment; the
+ * 10 recovery codes only when it is turned on (or a new set is made): each works once in place of a
+ * code, and the page says how many are left.
  */
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -40,6 +42,45 @@ function qrCode(text: string, label: string): SVGSVGElement {
   return svg;
 }
 
+/** The recovery codes, shown this once, with a button that copies them. */
+function recoveryCodes(codes: string[]): HTMLElement {
+  const copy = h(
+    'button',
+    {
+      type: 'button',
+      class: 'small',
+      onclick: async () => {
+        await navigator.clipboard.writeText(codes.join('\n')).catch(() => undefined);
+        copy.textContent = 'Copied';
+      },
+    },
+    'Copy the codes',
+  );
+  return h(
+    'section',
+    { class: 'secret', 'aria-labelledby': 'recovery-title', 'data-testid': 'recovery-codes' },
+    h('h2', { id: 'recovery-title' }, 'Your recovery codes'),
+    h(
+      'p',
+      {},
+      h('strong', {}, 'Keep them somewhere safe now: they are shown only once.'),
+      ' Each works once in place of a code when your authenticator app is not at hand.',
+    ),
+    h(
+      'ul',
+      { class: 'codes' },
+      codes.map((c) => h('li', {}, h('code', {}, c))),
+    ),
+    h(
+      'p',
+      {},
+      copy,
+      ' ',
+      h('button', { type: 'button', class: 'small', onclick: () => rerender() }, 'I have kept them'),
+    ),
+  );
+}
+
 export const securityPage: PageDef = {
   path: '/security',
   title: 'Two-step sign-in',
@@ -47,8 +88,32 @@ export const securityPage: PageDef = {
     const session = await get<typeof SessionInfo>('/api/session');
     if (session.totpEnabled) {
       const code = codeInput();
+      const again = codeInput();
+      const shown = h('div', {});
       body.append(
         h('p', { 'data-testid': 'totp-state' }, 'Two-step sign-in is on: signing in asks for a code.'),
+        h(
+          'p',
+          { 'data-testid': 'recovery-left' },
+          `${session.recoveryCodesLeft} of 10 recovery codes left.`,
+          session.recoveryCodesLeft < 3 ? ' Make a new set before they run out.' : '',
+        ),
+        shown,
+        actionForm(
+          'New recovery codes',
+          [
+            h('p', { class: 'muted' }, 'A new set of 10; the codes you have now stop working.'),
+            field('Code', again),
+          ],
+          'Make new codes',
+          async () => {
+            const made = await post<typeof TotpState, typeof CodeBody>('/api/totp/recovery-codes', {
+              code: again.value,
+            });
+            replace(shown, recoveryCodes(made.recoveryCodes ?? []));
+            return 'New recovery codes made: the older ones no longer work.';
+          },
+        ),
         actionForm('Turn two-step sign-in off', [field('Code', code)], 'Turn off', async () => {
           await post<typeof TotpState, typeof CodeBody>('/api/totp/disable', { code: code.value });
           setTimeout(rerender, 600);
@@ -84,8 +149,10 @@ export const securityPage: PageDef = {
                 h('p', {}, 'otpauth URI: ', h('code', { 'data-testid': 'totp-uri' }, made.uri)),
               ),
               actionForm('Confirm with a code', [field('Code', code)], 'Turn on', async () => {
-                await post<typeof TotpState, typeof CodeBody>('/api/totp/confirm', { code: code.value });
-                setTimeout(rerender, 600);
+                const on = await post<typeof TotpState, typeof CodeBody>('/api/totp/confirm', {
+                  code: code.value,
+                });
+                replace(enrolment, recoveryCodes(on.recoveryCodes ?? []));
                 return 'Two-step sign-in is on.';
               }),
             );

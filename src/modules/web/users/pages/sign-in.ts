@@ -9,20 +9,39 @@ import type { EmailBody, Ok, SessionInfo, SignInBody, WebUser, WelcomeBody } fro
  * password from an invitation or reset link (`#/welcome/<token>`, `#/reset/<token>`).
  */
 
-/** The 6-digit code of an authenticator app (sign-in, and the two-step sign-in page). */
+/**
+ * The 6-digit code of an authenticator app, or a recovery code (`abcde-fghjk`), on sign-in and the
+ * two-step sign-in page.
+ */
 export const codeInput = () =>
   h('input', {
     type: 'text',
     name: 'code',
-    inputmode: 'numeric',
     autocomplete: 'one-time-code',
-    pattern: '[0-9]{6}',
-    maxlength: 6,
+    autocapitalize: 'none',
+    spellcheck: 'false',
+    pattern: '[0-9]{6}|[A-Za-z0-9]{5}-?[A-Za-z0-9]{5}',
+    maxlength: 11,
     required: true,
   });
 
-export function signInForm(app: HTMLElement, appName: string, done: (s: Static<typeof SessionInfo>) => void) {
-  const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true });
+/**
+ * `after`: what the visitor just did, when they come from setting a password: the e-mail is filled
+ * in and the message says the password is set (issue 28: the form was blank).
+ */
+export function signInForm(
+  app: HTMLElement,
+  appName: string,
+  done: (s: Static<typeof SessionInfo>) => void,
+  after?: { email: string; notice: string },
+) {
+  const email = h('input', {
+    type: 'email',
+    name: 'email',
+    autocomplete: 'username',
+    required: true,
+    value: after?.email,
+  });
   const password = h('input', {
     type: 'password',
     name: 'password',
@@ -31,8 +50,8 @@ export function signInForm(app: HTMLElement, appName: string, done: (s: Static<t
   });
   // asked for only once the password was right for a user with two-step sign-in on
   const code = codeInput();
-  const codeField = field('Code from your authenticator app', code);
-  const message = h('div', { class: 'message' });
+  const codeField = field('Code from your authenticator app (or a recovery code)', code);
+  const message = h('div', { class: 'message' }, after ? status(after.notice) : null);
   const button = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
   const form = h(
     'form',
@@ -68,6 +87,7 @@ export function signInForm(app: HTMLElement, appName: string, done: (s: Static<t
     }
   });
   replace(app, h('main', { id: 'main' }, form));
+  if (after) password.focus();
 }
 
 /** Asks for a password reset link by e-mail; the same answer whether the address has an account or not. */
@@ -128,8 +148,11 @@ export function welcomeForm(app: HTMLElement, appName: string, token: string, re
         password: password.value,
       });
       history.replaceState(null, '', location.pathname);
-      replace(message, status(`Password set for ${user.email}. You can sign in now.`));
-      setTimeout(() => location.reload(), 800);
+      // straight to the sign-in form, the e-mail filled in (a reload drew it blank)
+      signInForm(app, appName, () => location.reload(), {
+        email: user.email,
+        notice: `Password set for ${user.email}. You can sign in now.`,
+      });
     } catch (error) {
       replace(message, status(explain(error), 'error'));
     }
