@@ -139,6 +139,13 @@ for (const database of ['pglite', 'postgres'] as const) {
                 WHERE account_id = ${client.account.accountId} AND environment = 'sandbox'`.execute(
         server.db.kysely,
       );
+      // Announced at its commit, heard by the server's listening connection a moment later (on
+      // PostgreSQL the notification comes on its own; the promise is "within a second").
+      const deadline = Date.now() + 1_000;
+      while ((await client.get('/accounts/balance')).body.balance !== 101) {
+        assert.ok(Date.now() < deadline, 'a change made in the database was still unseen after a second');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       assert.equal(await client.check('after a change made in the database'), 101);
       assert.deepEqual(await server.admin.audit(), []);
     });
