@@ -70,6 +70,8 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   const groupCommit = createGroupCommit(db.kysely, {
     maxBatch: config.orderBatchMax,
     inFlight: db.kind === 'postgres' ? 2 : 1,
+    // the COMMIT pipelined behind a batch's last statement (PGlite answers in-process: nothing to save)
+    commitBehind: db.kind === 'postgres',
   });
   const ledger = createLedger(db.kysely, clock, { groupCommit, cache: balanceCache });
   const countries = loadCountries();

@@ -145,6 +145,10 @@ function openPostgres(url: string, poolSize: number, prepared: boolean, options:
     max: poolSize,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    // A query is written to the server when it is made, not when the one before it has answered:
+    // the group commit sends a batch's COMMIT behind its last statement (modules/group-commit/).
+    // Everything else awaits each answer before its next query, as without it.
+    pipeline: true,
     // Ids are bigint in the database and plain integers on the wire; they stay far below 2^53.
     types: {
       getTypeParser: ((oid: number, format?: string) =>

@@ -6,7 +6,9 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
  * every byte from now on, as a hung peer does), `resume`, or `cut` every connection (a reset). Its
  * port is known before its target, so a server can be started with a public URL on the proxy.
  * `stall('responses')` lets requests through and holds only the answers (the peer did the work, the
- * caller never hears of it).
+ * caller never hears of it). `loseAnswersAfter(marker)`: the first client chunk that holds `marker`
+ * (say `COMMIT`) reaches the target, but no answer comes back on that connection, which is reset a
+ * moment later (the target did the work; its answer was lost on the way).
  *
  * @example
  * const proxy = await startTcpProxy();
@@ -20,6 +22,7 @@ export interface TcpProxy {
   stall(direction?: 'both' | 'responses'): void;
   resume(): void;
   cut(): void;
+  loseAnswersAfter(marker: string, resetAfterMs?: number): void;
   /** Bytes sent from clients to the target so far (what reached it). */
   bytesToTarget(): number;
   close(): Promise<void>;
@@ -30,10 +33,11 @@ export async function startTcpProxy(): Promise<TcpProxy> {
   let stalled = false;
   let responsesStalled = false;
   let bytes = 0;
-  const pairs = new Set<{ client: Socket; upstream: Socket; held: Buffer[] }>();
+  let loseAfter: { marker: Buffer; resetAfterMs: number } | null = null;
+  const pairs = new Set<{ client: Socket; upstream: Socket; held: Buffer[]; losing: boolean }>();
   const server: Server = createServer((client) => {
     const upstream = createConnection({ host: '127.0.0.1', port: target });
-    const pair = { client, upstream, held: [] as Buffer[] };
+    const pair = { client, upstream, held: [] as Buffer[], losing: false };
     pairs.add(pair);
     const end = () => {
       client.destroy();
@@ -47,9 +51,14 @@ export async function startTcpProxy(): Promise<TcpProxy> {
       }
       bytes += chunk.length;
       upstream.write(chunk);
+      if (loseAfter && chunk.includes(loseAfter.marker)) {
+        pair.losing = true;
+        setTimeout(() => client.resetAndDestroy(), loseAfter.resetAfterMs);
+        loseAfter = null;
+      }
     });
     upstream.on('data', (chunk) => {
-      if (!stalled && !responsesStalled) client.write(chunk);
+      if (!stalled && !responsesStalled && !pair.losing) client.write(chunk);
     });
     client.on('error', end);
     upstream.on('error', end);
@@ -70,6 +79,9 @@ export async function startTcpProxy(): Promise<TcpProxy> {
     resume() {
       stalled = false;
       responsesStalled = false;
+    },
+    loseAnswersAfter(marker, resetAfterMs = 300) {
+      loseAfter = { marker: Buffer.from(marker), resetAfterMs };
     },
     cut() {
       for (const p of pairs) {

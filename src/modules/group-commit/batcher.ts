@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, type QueryResult, type RawBuilder, sql } from 'kysely';
+import { executePrepared, registerPrepared } from '../../db/prepared.ts';
 import type { Database, Environment } from '../../db/schema.ts';
 
 /**
@@ -14,9 +15,10 @@ import type { Database, Environment } from '../../db/schema.ts';
  * its own result. The orders of a batch run side by side on the transaction's one connection, so the
  * callbacks must not depend on each other's writes (a unique index may catch a clash: the batch then
  * fails and its orders run alone); orders that must see each other carry the same `tag`. If any order
- * of a batch fails (insufficient balance, a daily limit, a used customIdentifier) or the commit does,
- * the batch is rolled back as a whole and every order of it runs again alone, in arrival order: each
- * then gets exactly the answer it would have had alone, and a bad order never fails its batch-mates.
+ * of a batch fails (insufficient balance, a daily limit, a used customIdentifier), the batch is rolled
+ * back as a whole and every order of it runs again alone, in arrival order: each then gets exactly
+ * the answer it would have had alone, and a bad order never fails its batch-mates. A failed COMMIT is
+ * not retried that way (see `commitBehind` below: its outcome is unknown).
  * The callbacks must do all their database work through the `trx` they are given (they already must:
  * a transaction is one connection, one PGlite session).
  *
@@ -33,6 +35,17 @@ import type { Database, Environment } from '../../db/schema.ts';
  *
  * `inBatch(trx)` is true on the transaction of a batch of two or more orders, from before their work
  * starts on it: the gatherings (gathering.ts) make one statement of its orders' calls there.
+ *
+ * With `commitBehind` (PostgreSQL), a batch's COMMIT can go out right behind its last statement
+ * (`runLast`), pipelined on the same connection: PostgreSQL commits the moment that statement is done
+ * and frees the account's row lock without waiting for Node to read the answer and send COMMIT (a
+ * busy event loop takes milliseconds to come back). Two rules keep money exact: a statement that
+ * refuses raises (so the COMMIT behind it rolls back, the day's usage row included; migration 0029),
+ * and **a batch whose COMMIT was sent is never run again**: committed, each order gets its own
+ * result (or its own error); a COMMIT that fails or whose answer is lost leaves the outcome unknown,
+ * and every order of the batch gets that error (a 503: the client asks again with its
+ * customIdentifier) instead of being re-run, which could debit it twice. The same holds for a COMMIT
+ * sent the ordinary way.
  *
  * Invariant kept: balance == sum(entries), since every batch commits or rolls back whole.
  *
@@ -62,16 +75,41 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** Batches of one account running at once (default 1; see above). */
   inFlight?: number;
+  /** Send a batch's COMMIT behind its last statement when its orders say which one that is (see above). */
+  commitBehind?: boolean;
 }
+
+/** A batch's transaction while it runs: how many orders, and the COMMIT sent behind its last statement. */
+interface OpenBatch {
+  size: number;
+  /**
+   * How the pipelined COMMIT ended (never rejects): the last statement failed (so the COMMIT rolled
+   * back), it committed, or the COMMIT failed or was not answered.
+   */
+  commit: Promise<'rolled back' | 'committed' | CommitOutcomeUnknown> | null;
+}
+
+/** A COMMIT that failed or whose answer never came: the batch may or may not have committed. */
+export class CommitOutcomeUnknown extends Error {
+  /** PostgreSQL's own SQLSTATE for it (transaction_resolution_unknown): answered 503 with Retry-After. */
+  readonly code = '08007';
+  constructor(cause: unknown) {
+    super('the commit of a batch of orders failed or was not answered: its outcome is unknown', { cause });
+  }
+}
+
+const COMMIT = CompiledQuery.raw('COMMIT');
 
 export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}) {
   const maxBatch = Math.max(1, options.maxBatch ?? 64);
   const inFlight = Math.max(1, options.inFlight ?? 1);
   // the transactions of batches of two or more orders: their statements may be gathered (gathering.ts)
   const batches = new WeakSet<Kysely<Database>>();
+  // those of them whose COMMIT may go behind their last statement (`commitBehind`)
+  const open = new WeakMap<Kysely<Database>, OpenBatch>();
   // per account and environment: the orders waiting, and how many batches of it are running
   const lanes = new Map<string, Lane>();
-  const stats = { batches: 0, orders: 0, fallbacks: 0 };
+  const stats = { batches: 0, orders: 0, fallbacks: 0, commitsBehind: 0 };
 
   async function alone(job: Job) {
     try {
@@ -81,26 +119,55 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     }
   }
 
+  /**
+   * A batch of two or more orders, on a connection whose BEGIN and COMMIT it sends itself, so that the
+   * COMMIT may already be on the wire (`runLast`). All at once: the connection runs their statements
+   * one after the other, each as soon as the previous answered, with no wait for the event loop to
+   * come back to each order's code in between. Never runs an order again once a COMMIT was sent.
+   */
   async function together(batch: Job[]) {
-    let results: unknown[] = [];
+    let settled: PromiseSettledResult<unknown>[] = [];
+    let outcome: 'committed' | 'rolled back' | CommitOutcomeUnknown | undefined;
+    let commitSent = false;
     try {
-      await db.transaction().execute(async (trx) => {
-        batches.add(trx);
-        // All at once: the transaction's one connection runs their statements one after the other
-        // (Kysely queues them), each as soon as the previous answered, with no wait for the event loop
-        // to come back to each order's code in between.
-        const settled = await Promise.allSettled(batch.map((job) => job.work(trx)));
-        if (settled.some((s) => s.status === 'rejected')) throw new Error('an order of the batch failed');
-        results = settled.map((s) => (s as PromiseFulfilledResult<unknown>).value);
+      await db.connection().execute(async (conn) => {
+        await sql`BEGIN`.execute(conn);
+        const state: OpenBatch = { size: batch.length, commit: null };
+        batches.add(conn);
+        open.set(conn, state);
+        settled = await Promise.allSettled(batch.map((job) => job.work(conn)));
+        open.delete(conn);
+        if (state.commit) {
+          commitSent = true;
+          outcome = await state.commit;
+        } else if (settled.some((s) => s.status === 'rejected')) {
+          await sql`ROLLBACK`.execute(conn).catch(() => undefined);
+          outcome = 'rolled back';
+        } else {
+          commitSent = true;
+          outcome = await sql`COMMIT`.execute(conn).then(
+            () => 'committed' as const,
+            (error) => new CommitOutcomeUnknown(error),
+          );
+        }
       });
-    } catch {
+    } catch (error) {
+      // Before a COMMIT was sent (BEGIN or the connection failed) nothing was committed; after it,
+      // whatever failed (giving the connection back) does not undo what is known of the commit.
+      outcome ??= commitSent ? new CommitOutcomeUnknown(error) : 'rolled back';
+    }
+    if (outcome instanceof CommitOutcomeUnknown) {
+      for (const job of batch) job.reject(outcome);
+    } else if (outcome === 'committed') {
+      batch.forEach((job, i) => {
+        const s = settled[i];
+        if (s.status === 'fulfilled') job.resolve(s.value);
+        else job.reject(s.reason);
+      });
+    } else {
       stats.fallbacks++;
       for (const job of batch) await alone(job);
-      return;
     }
-    batch.forEach((job, i) => {
-      job.resolve(results[i]);
-    });
   }
 
   interface Lane {
@@ -178,7 +245,41 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     },
     /** True on the transaction of a batch of two or more orders (for `createGathering`). */
     inBatch: (trx: Kysely<Database>): boolean => batches.has(trx),
-    /** Batches run, orders in them, and batches that fell back to one transaction per order. */
+
+    /**
+     * Runs `query` prepared (db/prepared.ts) on `trx`. When it is the last statement of every order of
+     * the batch (`calls`: the orders making it, each of which says it makes nothing after it) and the
+     * batch may, the batch's COMMIT goes out right behind it (see above); its orders' work must then
+     * make no statement after it.
+     */
+    runLast<R>(trx: Kysely<Database>, query: RawBuilder<R>, calls: number): Promise<QueryResult<R>> {
+      const state = open.get(trx);
+      if (!options.commitBehind || !state || state.commit || calls !== state.size) {
+        return executePrepared(trx, query);
+      }
+      const compiled = query.compile(trx);
+      registerPrepared(compiled.sql);
+      stats.commitsBehind++;
+      return trx.getExecutor().provideConnection(async (connection) => {
+        // Both handed to the driver in this turn: node-postgres in pipeline mode writes them together.
+        const statement = connection.executeQuery<R>(compiled);
+        const commit = connection.executeQuery(COMMIT).then(
+          () => null,
+          (error: unknown) => new CommitOutcomeUnknown(error),
+        );
+        state.commit = statement.then(
+          async () => (await commit) ?? ('committed' as const),
+          // the statement failed: if the COMMIT was answered, it rolled the aborted transaction back;
+          // if not (the connection went), the statement may even have run and committed
+          async () => (await commit) ?? ('rolled back' as const),
+        );
+        return statement;
+      });
+    },
+    /**
+     * Batches run, orders in them, batches that fell back to one transaction per order, and batches
+     * whose COMMIT went out behind their last statement.
+     */
     stats: () => ({ ...stats }),
   };
 }

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type QueryResult, type RawBuilder, sql } from 'kysely';
 import { executePrepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import { dec, roundToMinor } from '../../lib/money.ts';
@@ -30,15 +30,24 @@ const NO_ROWS = sql``;
 
 const limitsKey = (o: OrderDebit) => `${o.limits?.count ?? ''}/${o.limits?.amount?.toFixed() ?? ''}`;
 
+/** How the statement is sent: prepared (the default), or with the batch's COMMIT behind it. */
+export type RunStatement = <R>(trx: Kysely<Database>, query: RawBuilder<R>) => Promise<QueryResult<R>>;
+
+/** The SQLSTATE the statement raises when the batch does not fit (migration 0029). */
+const REFUSED = 'AG001';
+
 /**
  * The one statement (see above); results in the orders' order. `alsoWrite`: the CTEs of a product's
- * row writer (`RowWriter.many`), which write the orders' own rows in the same statement.
+ * row writer (`RowWriter.many`), which write the orders' own rows in the same statement. A refusal
+ * is raised inside the statement (`refuse_batch_debit()`), never answered: whatever is sent behind
+ * it on the transaction (a pipelined COMMIT) then rolls back, the day's usage row included.
  */
 export async function postDebits(
   trx: Kysely<Database>,
   orders: OrderDebit[],
   at: Date,
   alsoWrite: RawBuilder<unknown> = NO_ROWS,
+  run: RunStatement = executePrepared,
 ): Promise<PostingResult[]> {
   const { accountId, environment } = orders[0];
   const day = at.toISOString().slice(0, 10);
@@ -54,7 +63,7 @@ export async function postDebits(
       product: o.product,
     })),
   );
-  const result = await executePrepared(
+  const result = await run(
     trx,
     sql<{
       usageOk: boolean;
@@ -95,12 +104,16 @@ export async function postDebits(
       ORDER BY i.ord
       RETURNING id, transaction_id, product, amount, balance_after, currency_code
     )${alsoWrite}
-    SELECT EXISTS (SELECT 1 FROM usage) AS "usageOk", input.ord, entry.id AS "entryId",
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM usage) AND (SELECT count(*) FROM entry) = (SELECT n FROM total)
+                THEN true ELSE refuse_batch_debit() END AS "usageOk",
+           input.ord, entry.id AS "entryId",
            entry.balance_after::text AS "balanceAfter", entry.currency_code AS "currencyCode"
     FROM (SELECT 1) AS one
     LEFT JOIN (entry JOIN input ON input.transaction_id = entry.transaction_id AND input.product = entry.product) ON true
     ORDER BY input.ord`,
-  );
+  ).catch((error: unknown) => {
+    throw (error as { code?: string })?.code === REFUSED ? new BatchDebitRefused() : error;
+  });
   const found = result.rows;
   if (found.length !== orders.length || found.some((r) => !r.usageOk || r.entryId === null)) {
     throw new BatchDebitRefused();

@@ -185,11 +185,13 @@ export function createLedger(
    * own `rows`, in a batch by the debits' one statement (the writer's CTEs after the entries, each
    * row taking its balances from its entry), alone right after its debit; either way in the caller's
    * transaction. Called once, when the product is built; each call makes a gathering of its own.
+   * `last`: the order makes no statement after this one; when every order of a batch says so, the
+   * batch's COMMIT goes out right behind the statement (group-commit's `runLast`).
    */
   function registerRowWriter<T>(
     writer: RowWriter<T>,
-  ): (trx: Kysely<Database>, o: OrderDebit, rows: T) => Promise<PostingResult> {
-    const gathering = createGathering<{ debit: OrderDebit; rows: T }, PostingResult>({
+  ): (trx: Kysely<Database>, o: OrderDebit, rows: T, last: boolean) => Promise<PostingResult> {
+    const gathering = createGathering<{ debit: OrderDebit; rows: T; last: boolean }, PostingResult>({
       gathers: inBatch,
       one: async (trx, { debit, rows }) => {
         const posted = await debitOne(trx, debit);
@@ -198,6 +200,8 @@ export function createLedger(
       },
       many: (trx, items) => {
         const at = clock.now();
+        // the last statement of every order of the batch: its COMMIT may go right behind it
+        const last = items.every((i) => i.last);
         return postDebits(
           trx,
           items.map((i) => i.debit),
@@ -206,11 +210,12 @@ export function createLedger(
             items.map((i) => i.rows),
             at,
           ),
+          last ? (t, query) => groupCommit.runLast(t, query, items.length) : undefined,
         );
       },
       canShare: (a, b) => canShareDebit(a.debit, b.debit),
     });
-    return (trx, debit, rows) => gathering.run(trx, { debit, rows });
+    return (trx, debit, rows, last) => gathering.run(trx, { debit, rows, last });
   }
 
   /** `debitOrder` of one order on its own, in one statement. */

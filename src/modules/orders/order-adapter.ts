@@ -129,7 +129,10 @@ export interface OrderAdapter<T extends OrderTypes> {
    * topped up), as a request a moment later would have been told first. Else returns.
    */
   recheck(trx: Kysely<Database>, checked: T['checked']): Promise<void>;
-  /** After the debit: the row as stored (written by the row writer, or here). Throws a refusal. */
+  /**
+   * After the debit: the row as stored (written by the row writer, or here). Throws a refusal. With a
+   * row writer it makes no statement: the batch's COMMIT may already be behind the debit.
+   */
   stored(trx: Kysely<Database>, n: NewOrder<T>, rows: T['rows'], debit: PostingResult): Promise<T['row']>;
   /** A first step that refunded at once: the refund, in the order's transaction. */
   refund(trx: Kysely<Database>, row: T['row'], n: NewOrder<T>): Promise<T['row']>;

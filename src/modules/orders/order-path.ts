@@ -149,8 +149,11 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
         amount: checked.account.dailyAmountLimit === null ? null : dec(checked.account.dailyAmountLimit),
       },
     };
+    // Nothing after the debit with its rows when no provider reserves (stock, upstream) and no
+    // first step refunded: then the batch's COMMIT may go out right behind it (modules/group-commit/).
+    const last = !provider.reserve && !n.first?.refund;
     const posted: PostingResult = await (debitWithRows
-      ? debitWithRows(trx, debit, rows)
+      ? debitWithRows(trx, debit, rows, last)
       : ledger.debitOrder(trx, debit)
     ).catch(async (error) => {
       if (error instanceof AppError) await a.recheck(trx, checked);

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type Kysely, sql } from 'kysely';
+import { openDatabase } from '../../src/db/database.ts';
+import type { Database } from '../../src/db/schema.ts';
+import { createGathering, createGroupCommit } from '../../src/modules/group-commit/index.ts';
+import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
+import { startTcpProxy } from '../harness/tcp-proxy.ts';
+import { createPostgresDatabase } from '../harness/templates.ts';
+
+// The COMMIT pipelined behind a batch's last statement (modules/group-commit/batcher.ts, PostgreSQL):
+// batches of gift card orders commit that way; a batch that does not fit rolls back whole, the day's
+// usage row included (the refusal is raised inside the statement); and a batch whose COMMIT was sent
+// is never run again, even when the COMMIT's answer is lost: its orders would be debited twice.
+const available = await postgresForTests();
+const ORDER = { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Ada' }; // 10.40 USD each
+
+describe('the COMMIT behind the last statement, through the server (PostgreSQL)', {
+  skip: !available && 'PostgreSQL not reachable',
+}, () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ database: 'postgres' });
+  });
+  after(() => server?.close());
+
+  const usage = async (accountId: number) =>
+    (
+      await sql<{ count: number; amount: string }>`
+        SELECT COALESCE(SUM(order_count), 0)::int AS count, COALESCE(SUM(order_amount), 0)::numeric(20, 2)::text AS amount
+        FROM daily_order_usage WHERE account_id = ${accountId}`.execute(server.db.kysely)
+    ).rows[0];
+
+  test('a burst of orders commits in batches whose COMMIT went behind their debits', async () => {
+    const before = server.runtime.services.ledger.batchStats();
+    const client = await server.caller('giftcards', 'sandbox', { fund: '1000.00' });
+    const answers = await Promise.all(Array.from({ length: 40 }, () => client.post('/orders', ORDER)));
+    for (const a of answers) assert.equal(a.status, 200, a.text);
+    const after = server.runtime.services.ledger.batchStats();
+    assert.ok(after.commitsBehind > before.commitsBehind, JSON.stringify({ before, after }));
+    assert.deepEqual(await usage(client.account.accountId), { count: 40, amount: '416.00' });
+    assert.equal((await client.get('/accounts/balance')).body.balance, 584);
+    assert.deepEqual(await server.admin.audit(), []);
+  });
+
+  test("a batch that does not fit the balance keeps nothing, not even the day's usage", async () => {
+    // 31.20 pays for three orders: batches of the eight do not fit and fall back to one at a time.
+    const client = await server.caller('giftcards', 'sandbox', { fund: '31.20' });
+    const before = server.runtime.services.ledger.batchStats();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => client.post('/orders', ORDER)));
+    const after = server.runtime.services.ledger.batchStats();
+    assert.ok(after.fallbacks > before.fallbacks, 'no batch was refused');
+    const accepted = answers.filter((a) => a.status === 200);
+    assert.equal(accepted.length, 3);
+    for (const a of answers.filter((x) => x.status !== 200)) {
+      assert.equal(a.body.errorCode, 'INSUFFICIENT_BALANCE', a.text);
+    }
+    assert.deepEqual(await usage(client.account.accountId), { count: 3, amount: '31.20' });
+    assert.deepEqual(await server.admin.audit(), []);
+  });
+});
+
+describe('a batch whose COMMIT answer is lost is never run again (PostgreSQL)', {
+  skip: !available && 'PostgreSQL not reachable',
+}, () => {
+  for (const commitBehind of [true, false]) {
+    test(`${commitBehind ? 'the COMMIT pipelined behind the last statement' : 'the COMMIT sent after the work'}`, async (t) => {
+      const database = await createPostgresDatabase();
+      const proxy = await startTcpProxy();
+      proxy.setTarget(Number(new URL(database.url).port || 5432));
+      const proxied = new URL(database.url);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(proxy.port);
+      const db = await openDatabase({ url: proxied.toString(), poolSize: 2 }, { guard: false });
+      t.after(async () => {
+        await db.close();
+        await proxy.close();
+        await database.drop();
+      });
+      await sql`CREATE TABLE commit_probe (id serial PRIMARY KEY, job int NOT NULL)`.execute(db.kysely);
+      const commits = createGroupCommit(db.kysely, { commitBehind });
+      // each job's one statement, gathered for the batch, and the last statement of its work
+      const inserts = createGathering<number, number>({
+        gathers: commits.inBatch,
+        one: async (trx, job) =>
+          (
+            await sql<{ id: number }>`INSERT INTO commit_probe (job) VALUES (${job}) RETURNING id`.execute(
+              trx,
+            )
+          ).rows[0].id,
+        many: async (trx, jobs) =>
+          (
+            await commits.runLast(
+              trx,
+              sql<{ id: number }>`INSERT INTO commit_probe (job) SELECT unnest(${jobs}::int[]) RETURNING id`,
+              jobs.length,
+            )
+          ).rows.map((r) => r.id),
+      });
+      const run = (job: number) =>
+        commits.run({ accountId: 1, environment: 'sandbox' }, (trx: Kysely<Database>) =>
+          inserts.run(trx, job),
+        );
+
+      // a batch that commits normally first: the connections are open, the statement prepared
+      assert.equal((await Promise.all([1, 2, 3].map(run))).length, 3);
+      proxy.loseAnswersAfter('COMMIT');
+      const outcomes = await Promise.allSettled([11, 12, 13, 14, 15].map(run));
+      for (const o of outcomes) {
+        assert.equal(o.status, 'rejected', 'an order whose commit was not answered was told it succeeded');
+        assert.equal((o.reason as { code?: string }).code, '08007', String(o.reason));
+      }
+      const stats = commits.stats();
+      assert.equal(stats.fallbacks, 0, 'the batch was run again');
+      if (commitBehind) assert.equal(stats.commitsBehind, 2);
+      // the COMMIT did reach PostgreSQL: the batch is there, once
+      const rows = await sql<{
+        job: number;
+      }>`SELECT job FROM commit_probe WHERE job > 10 ORDER BY job`.execute(db.kysely);
+      assert.deepEqual(
+        rows.rows.map((r) => r.job),
+        [11, 12, 13, 14, 15],
+      );
+    });
+  }
+});
