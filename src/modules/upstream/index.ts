@@ -19,7 +19,7 @@ export type {
   UpstreamProtocol,
   UpstreamTransaction,
 } from './upstream-fulfilment.ts';
-export { upstreamFulfilment } from './upstream-fulfilment.ts';
+export { upstreamFulfilment, upstreamTransactionOf } from './upstream-fulfilment.ts';
 export { upstreamCustomIdentifier } from './upstream-identifiers.ts';
 export type { Refusal } from './upstream-refusals.ts';
 export { refusalOf } from './upstream-refusals.ts';

@@ -43,6 +43,17 @@ export interface UpstreamTransaction {
   status: string;
 }
 
+/**
+ * The two fields of an upstream transaction both products read the same way (an answer's body);
+ * null when it is not one. A product's `parse` reads its own fields beside them.
+ */
+export function upstreamTransactionOf(body: unknown): UpstreamTransaction | null {
+  const t = body as { transactionId?: unknown; status?: unknown } | null;
+  if (!t || typeof t !== 'object' || typeof t.status !== 'string') return null;
+  const id = Number(t.transactionId);
+  return Number.isSafeInteger(id) ? { transactionId: id, status: t.status } : null;
+}
+
 /** Records the upstream's transaction on our call row: `placed` while it works, `final` once done. */
 export type SaveFollowed = (state: 'placed' | 'final', lastError?: string | null) => Promise<void>;
 

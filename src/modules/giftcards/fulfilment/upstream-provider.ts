@@ -6,6 +6,7 @@ import {
   type UpstreamService,
   type UpstreamTransaction,
   upstreamFulfilment,
+  upstreamTransactionOf,
 } from '../../upstream/index.ts';
 import type {
   FulfilmentStep,
@@ -51,7 +52,7 @@ export function createUpstreamProvider(deps: {
         preOrder: order.preOrder,
         ...(order.userId ? { productAdditionalRequirements: { userId: order.userId } } : {}),
       }),
-      parse: asTransaction,
+      parse: upstreamTransactionOf,
       async follow(db, client, order, t, now, save, later) {
         switch (t.status) {
           case 'SUCCESSFUL': {
@@ -100,11 +101,4 @@ async function cardsOf(
   }));
   if (cards.length !== quantity) return `cards: ${cards.length} of ${quantity}`;
   return cards;
-}
-
-function asTransaction(body: unknown): UpstreamTransaction | null {
-  const t = body as { transactionId?: unknown; status?: unknown } | null;
-  if (!t || typeof t !== 'object' || typeof t.status !== 'string') return null;
-  const id = Number(t.transactionId);
-  return Number.isSafeInteger(id) ? { transactionId: id, status: t.status } : null;
 }

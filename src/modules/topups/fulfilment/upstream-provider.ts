@@ -3,7 +3,7 @@ import type { Database } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import { dec } from '../../../lib/money.ts';
 import { normalizePhone } from '../../../lib/phone.ts';
-import { type UpstreamService, upstreamFulfilment } from '../../upstream/index.ts';
+import { type UpstreamService, upstreamFulfilment, upstreamTransactionOf } from '../../upstream/index.ts';
 import type { OperatorRecord } from '../catalog/operator-catalog.ts';
 import type { PinDetail, TopupOrder, TopupProvider, TopupRequest, TopupStep } from './provider.ts';
 
@@ -118,21 +118,17 @@ export function createUpstreamProvider(deps: {
 }
 
 function asTopup(body: unknown): UpstreamTopup | null {
-  const t = body as {
-    transactionId?: unknown;
-    status?: unknown;
+  const t = upstreamTransactionOf(body);
+  if (!t) return null;
+  const { operatorTransactionId: ref, pinDetail } = body as {
     operatorTransactionId?: unknown;
     pinDetail?: unknown;
-  } | null;
-  if (!t || typeof t !== 'object' || typeof t.status !== 'string') return null;
-  const id = Number(t.transactionId);
-  if (!Number.isSafeInteger(id)) return null;
-  const ref = t.operatorTransactionId;
+  };
   return {
-    transactionId: id,
+    transactionId: t.transactionId,
     status: t.status,
     operatorTransactionId: ref === undefined || ref === null ? null : String(ref),
-    pinDetail: pinDetailOf(t.pinDetail),
+    pinDetail: pinDetailOf(pinDetail),
   };
 }
 

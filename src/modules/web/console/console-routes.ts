@@ -1,3 +1,4 @@
+import type { Static, TSchema } from 'typebox';
 import type { TypedApp } from '../../../http/schemas.ts';
 import { createAccountInputOf } from '../../accounts/index.ts';
 import {
@@ -63,6 +64,49 @@ const pageOf = (query: { page?: number; size?: number }) => {
   const size = query.size ?? 25;
   return { limit: size, offset: ((query.page ?? 1) - 1) * size };
 };
+
+/** One of the console's catalogues: gift card products, top-up operators. */
+interface Catalogue<Page extends TSchema, Params extends TSchema, Status extends TSchema> {
+  /** GET `path`: one page; POST `path/:idParam/status`: one item's status. */
+  path: string;
+  idParam: string;
+  schemas: { page: Page; params: Params; status: Status };
+  /** Its audit lines: the action `product.active`, the target `product 12`. */
+  audit: { thing: string; noun: string };
+  page(search: string | undefined, page: { limit: number; offset: number }): Promise<Static<Page>>;
+  setStatus(id: number, status: 'ACTIVE' | 'INACTIVE'): Promise<Static<Status>>;
+}
+
+/**
+ * A catalogue's two routes, the same for both catalogues but for their names: its items found by
+ * `search`, a page at a time (`read`), and activating or deactivating one (`money`, audited).
+ */
+function catalogueRoutes<Page extends TSchema, Params extends TSchema, Status extends TSchema>(
+  app: TypedApp,
+  catalogue: Catalogue<Page, Params, Status>,
+) {
+  // Fastify cannot relate a generic schema to its answer's type: the answers are checked against their
+  // schemas where a catalogue is given (its type parameters), the routes here take plain schemas.
+  const loose: Catalogue<TSchema, TSchema, TSchema> = catalogue;
+  const { path, idParam, schemas, audit } = loose;
+  app.get(
+    path,
+    { config: { permission: 'read' }, schema: { querystring: SearchQuery, response: { 200: schemas.page } } },
+    async (request) => loose.page(request.query.search || undefined, pageOf(request.query)),
+  );
+
+  app.post(
+    `${path}/:${idParam}/status`,
+    {
+      schema: { params: schemas.params, body: StatusBody, response: { 200: schemas.status } },
+      config: {
+        permission: 'money',
+        audit: { action: statusAction(audit.thing), target: (r) => `${audit.noun} ${params(r)[idParam]}` },
+      },
+    },
+    async (request) => loose.setStatus(params<Record<string, number>>(request)[idParam], request.body.status),
+  );
+}
 
 export function consoleRoutes(
   app: TypedApp,
@@ -186,45 +230,24 @@ export function consoleRoutes(
   // the transactions of every account: the search and its CSV (support work)
   searchRoutes(app, { search: deps.search });
 
-  app.get(
-    '/api/products',
-    { config: { permission: 'read' }, schema: { querystring: SearchQuery, response: { 200: ProductPage } } },
-    async (request) => c.products(request.query.search || undefined, pageOf(request.query)),
-  );
+  catalogueRoutes(app, {
+    path: '/api/products',
+    idParam: 'productId',
+    schemas: { page: ProductPage, params: ProductParams, status: ProductStatus },
+    audit: { thing: 'product', noun: 'product' },
+    page: (search, page) => c.products(search, page),
+    setStatus: (id, status) => c.setProductStatus(id, status),
+  });
 
-  app.post(
-    '/api/products/:productId/status',
-    {
-      schema: { params: ProductParams, body: StatusBody, response: { 200: ProductStatus } },
-      config: {
-        permission: 'money',
-        audit: { action: statusAction('product'), target: (r) => `product ${params(r).productId}` },
-      },
-    },
-    async (request) => c.setProductStatus(request.params.productId, request.body.status),
-  );
-
-  app.get(
-    '/api/topup-operators',
-    { config: { permission: 'read' }, schema: { querystring: SearchQuery, response: { 200: OperatorPage } } },
-    async (request) => c.topupOperators(request.query.search || undefined, pageOf(request.query)),
-  );
-
-  // The answer is the admin API's (topups/catalog/operator-admin-routes.ts), which the pages ignore.
-  app.post(
-    '/api/topup-operators/:operatorId/status',
-    {
-      schema: { params: OperatorParams, body: StatusBody, response: { 200: TopupOperatorStatus } },
-      config: {
-        permission: 'money',
-        audit: {
-          action: statusAction('topup-operator'),
-          target: (r) => `topup operator ${params(r).operatorId}`,
-        },
-      },
-    },
-    async (request) => c.setTopupOperatorStatus(request.params.operatorId, request.body.status),
-  );
+  // The status answer is the admin API's (topups/catalog/operator-admin-routes.ts), which the pages ignore.
+  catalogueRoutes(app, {
+    path: '/api/topup-operators',
+    idParam: 'operatorId',
+    schemas: { page: OperatorPage, params: OperatorParams, status: TopupOperatorStatus },
+    audit: { thing: 'topup-operator', noun: 'topup operator' },
+    page: (search, page) => c.topupOperators(search, page),
+    setStatus: (id, status) => c.setTopupOperatorStatus(id, status),
+  });
 
   app.get(
     '/api/stock',
