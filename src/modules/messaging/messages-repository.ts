@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { executePrepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
+import { createGathering } from '../group-commit/index.ts';
 import { type MessageStatus, type MessagesTable, withMessagingTables } from './messaging-tables.ts';
 
 export type MessageRow = Selectable<MessagesTable>;
@@ -18,6 +19,11 @@ export interface AttemptRecord {
   at: Date;
 }
 
+type RecordedRow = Pick<MessageRow, 'id' | 'attempts'>;
+
+const sentAt = (outcome: AttemptRecord) =>
+  outcome.status === 'sent' || outcome.status === 'captured' ? outcome.at : null;
+
 /**
  * The outbox's SQL. Messages are inserted `queued` (due at their `send_after`) by services and by the
  * triggers of migration 0020; the worker leases due ones (worker/lease-repository.ts) and records each
@@ -26,6 +32,78 @@ export interface AttemptRecord {
  */
 export function messagesRepository(appDb: Kysely<Database>) {
   const db = withMessagingTables(appDb);
+
+  /** One attempt's outcome, if the message is still as `row` was; its lease ends with it. */
+  async function recordOne(on: Kysely<Database>, row: RecordedRow, outcome: AttemptRecord): Promise<boolean> {
+    const typed = withMessagingTables(on);
+    const updated = await executePrepared(
+      typed,
+      typed
+        .updateTable('messages')
+        .set({
+          status: outcome.status,
+          attempts: row.attempts + 1,
+          next_attempt_at: outcome.nextAttemptAt,
+          last_error: outcome.error,
+          provider_id: outcome.providerId,
+          sent_at: sentAt(outcome),
+          updated_at: outcome.at,
+          lease_until: null,
+          leased_by: null,
+        })
+        .where('id', '=', row.id)
+        .where('status', '=', 'queued')
+        .where('attempts', '=', row.attempts),
+    );
+    return Number(updated.numAffectedRows) === 1;
+  }
+
+  /**
+   * The outcomes of many attempts in one statement (the same conditions, row by row): the worker runs
+   * up to 32 attempts at once, and on the embedded database each statement of its own is a durable
+   * commit (an fdatasync). The ids it wrote.
+   */
+  async function recordMany(
+    items: Array<{ row: RecordedRow; outcome: AttemptRecord }>,
+  ): Promise<Set<number>> {
+    const input = JSON.stringify(
+      items.map(({ row, outcome }) => ({
+        id: row.id,
+        attempts: row.attempts,
+        status: outcome.status,
+        next_attempt_at: outcome.nextAttemptAt,
+        last_error: outcome.error,
+        provider_id: outcome.providerId,
+        sent_at: sentAt(outcome),
+        updated_at: outcome.at,
+      })),
+    );
+    const { rows } = await executePrepared(
+      appDb,
+      sql<{ id: number }>`
+      UPDATE messages AS m
+      SET status = r.status, attempts = r.attempts + 1, next_attempt_at = r.next_attempt_at,
+          last_error = r.last_error, provider_id = r.provider_id, sent_at = r.sent_at,
+          updated_at = r.updated_at, lease_until = NULL, leased_by = NULL
+      FROM json_to_recordset(${input}::json) AS r (id bigint, attempts int, status text,
+             next_attempt_at timestamptz, last_error text, provider_id text, sent_at timestamptz,
+             updated_at timestamptz)
+      WHERE m.id = r.id AND m.status = 'queued' AND m.attempts = r.attempts
+      RETURNING m.id`,
+    );
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  // The outcomes recorded in one turn of the event loop are one statement (`recordMany`).
+  const records = createGathering<{ row: RecordedRow; outcome: AttemptRecord }, boolean>({
+    gathers: () => true,
+    one: (on, { row, outcome }) => recordOne(on, row, outcome),
+    many: async (_on, items) => {
+      const written = await recordMany(items);
+      return items.map(({ row }) => written.has(row.id));
+    },
+  });
+
   return {
     db,
 
@@ -62,35 +140,13 @@ export function messagesRepository(appDb: Kysely<Database>) {
       outcome: AttemptRecord,
       alsoInTrx?: (trx: Kysely<Database>) => Promise<void>,
     ): Promise<boolean> {
-      const write = async (on: Kysely<Database>) => {
-        const typed = withMessagingTables(on);
-        // The attempt is over: its lease ends with it (no `release` statement after it; the worker's
-        // job skips the messages recorded here). A prepared statement (db/prepared.ts): one per message sent.
-        const updated = await executePrepared(
-          typed,
-          typed
-            .updateTable('messages')
-            .set({
-              status: outcome.status,
-              attempts: row.attempts + 1,
-              next_attempt_at: outcome.nextAttemptAt,
-              last_error: outcome.error,
-              provider_id: outcome.providerId,
-              sent_at: outcome.status === 'sent' || outcome.status === 'captured' ? outcome.at : null,
-              updated_at: outcome.at,
-              lease_until: null,
-              leased_by: null,
-            })
-            .where('id', '=', row.id)
-            .where('status', '=', 'queued')
-            .where('attempts', '=', row.attempts),
-        );
-        return Number(updated.numAffectedRows) === 1;
-      };
-      // the common case (sent, or queued again) is one statement; a failure with work of its own a transaction
-      if (!alsoInTrx) return write(appDb);
+      // The attempt is over: its lease ends with it (no `release` statement after it; the worker's
+      // job skips the messages recorded here). The common case (sent, kept, or queued again) is one
+      // statement, shared with the outcomes recorded at the same moment; a failure with work of its
+      // own, a transaction.
+      if (!alsoInTrx) return records.run(appDb, { row, outcome });
       return appDb.transaction().execute(async (trx) => {
-        if (!(await write(trx))) return false;
+        if (!(await recordOne(trx, row, outcome))) return false;
         await alsoInTrx(trx);
         return true;
       });
