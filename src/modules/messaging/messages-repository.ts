@@ -98,7 +98,13 @@ export function messagesRepository(appDb: Kysely<Database>) {
   const records = createGathering<{ row: RecordedRow; outcome: AttemptRecord }, boolean>({
     gathers: () => true,
     one: (on, { row, outcome }) => recordOne(on, row, outcome),
-    many: async (_on, items) => {
+    many: async (on, items) => {
+      if (new Set(items.map((i) => i.row.id)).size < items.length) {
+        // one message twice (never from one worker: leases): one at a time, so only one is written
+        const one: boolean[] = [];
+        for (const { row, outcome } of items) one.push(await recordOne(on, row, outcome));
+        return one;
+      }
       const written = await recordMany(items);
       return items.map(({ row }) => written.has(row.id));
     },
