@@ -127,6 +127,40 @@ describe('the recipient e-mail', () => {
     assert.ok(!wrong.text.includes('Amazon'));
   });
 
+  test('e-mails rendered together (one statement for their orders, one for their links): each its own', async () => {
+    const orders = [];
+    for (const name of ['Ann', 'Bob', 'Cy', 'Di', 'Ed', 'Flo']) {
+      orders.push({
+        name,
+        ...(await liveOrder({ senderName: name, recipientEmail: `${name}@batch.example.org` })),
+      });
+    }
+    // Cy's link revoked before the run: only Cy's message fails, whatever its place in the batch
+    const cy = orders[2];
+    await withMessagingTables(server.db.kysely)
+      .updateTable('redeem_links')
+      .set({ revoked_at: new Date() })
+      .where('transaction_id', '=', cy.id)
+      .execute();
+    await server.runtime.services.worker.runDue();
+    assert.equal(mailsTo('Cy@batch.example.org').length, 0);
+    assert.equal((await messagesOf(cy.id))[0].status, 'failed');
+    for (const order of orders.filter((o) => o !== cy)) {
+      const mails = mailsTo(`${order.name}@batch.example.org`);
+      assert.equal(mails.length, 1, order.name);
+      const text = mails[0].mail.text ?? '';
+      assert.equal(mails[0].mail.subject, `${order.name} sent you an Amazon gift card`);
+      const token = linkIn(text);
+      const view = await page(token);
+      const revealed = await page(token, 'POST', { form: formTokenIn(view.text) });
+      assert.ok(
+        revealed.text.includes(order.card.cardNumber),
+        `${order.name}'s link opens ${order.name}'s card`,
+      );
+      assert.equal((await messagesOf(order.id))[0].status, 'sent');
+    }
+  });
+
   test('a mail server refusing (451) for a while, then accepting: delivered once, same Message-ID', async () => {
     mail.refuse(451);
     const { id } = await liveOrder({ recipientEmail: 'hopper@example.org' });

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { executePrepared, runCompiled } from '../../../db/prepared.ts';
 import type { Database, Environment } from '../../../db/schema.ts';
+import { createGathering } from '../../group-commit/index.ts';
 import { withMessagingTables } from '../../messaging/index.ts';
 
 /** What a recipient's message and the redeem page show of an order, its product and its account. */
@@ -48,8 +49,9 @@ export function deliveryRepository(appDb: Kysely<Database>) {
   const on = (trx?: Kysely<Database>) => (trx ? withMessagingTables(trx) : db);
 
   // The order as its messages show it: the outbox reads it for every message it sends, so it is
-  // compiled once and runs as a prepared statement (db/prepared.ts).
-  const orderQuery = db
+  // compiled once and runs as a prepared statement (db/prepared.ts); the reads of the messages the
+  // outbox renders at the same moment are one statement (`ordersQuery`, ids as one JSON parameter).
+  const orderSelect = db
     .selectFrom('giftcard_transactions as t')
     .innerJoin('giftcard_products as p', 'p.id', 't.product_id')
     .innerJoin('giftcard_brands as b', 'b.id', 'p.brand_id')
@@ -81,42 +83,100 @@ export function deliveryRepository(appDb: Kysely<Database>) {
       'ab.color',
       'ab.footer',
       'ab.code_in_email',
-    ])
-    .where('t.id', '=', 0)
+    ]);
+  const orderQuery = orderSelect.where('t.id', '=', 0).compile();
+  const ordersQuery = orderSelect
+    .where(sql<boolean>`t.id IN (SELECT value::bigint FROM json_array_elements_text(${'[]'}::json))`)
     .compile();
+  type OrderRow = Awaited<ReturnType<typeof orderSelect.executeTakeFirstOrThrow>>;
+
+  const orders = createGathering<number, DeliveryOrder | undefined>({
+    gathers: () => true,
+    one: async (conn, id) => {
+      const [row] = (await runCompiled(conn, orderQuery, [id])).rows;
+      return row ? deliveryOrderOf(row) : undefined;
+    },
+    many: async (conn, ids) => {
+      const { rows } = await runCompiled(conn, ordersQuery, [JSON.stringify(ids)]);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => {
+        const row = byId.get(id);
+        return row ? deliveryOrderOf(row) : undefined;
+      });
+    },
+  });
+
+  function deliveryOrderOf(row: OrderRow): DeliveryOrder {
+    return {
+      id: row.id,
+      accountId: row.account_id,
+      environment: row.environment,
+      status: row.status,
+      quantity: row.quantity,
+      unitPrice: String(row.unit_price),
+      recipientCurrencyCode: row.recipient_currency_code,
+      productName: row.product_name,
+      brandName: row.brand_name,
+      productLogoUrl: row.logo_urls?.[0] ?? row.logo_url ?? null,
+      redeemConcise: row.redeem_concise ?? row.brand_concise ?? null,
+      redeemVerbose: row.redeem_verbose ?? row.brand_verbose ?? null,
+      senderName: row.sender_name,
+      recipientEmail: row.recipient_email,
+      recipientPhone: row.recipient_phone,
+      smsFee: String(row.sms_fee),
+      accountName: row.account_name,
+      branding: {
+        displayName: row.display_name ?? null,
+        logoUrl: row.brand_logo ?? null,
+        color: row.color ?? null,
+        footer: row.footer ?? null,
+        codeInEmail: row.code_in_email ?? false,
+      },
+    };
+  }
+
+  // The links of the messages rendered at the same moment, with their token hashes stored the first
+  // time, in one statement (`linkToSend`): on the embedded database each write of its own is a
+  // durable commit.
+  const links = createGathering<{ id: number; hash: string }, RedeemLinkRow | undefined>({
+    gathers: () => true,
+    one: async (conn, { id, hash }) => {
+      const { rows } = await executePrepared(
+        conn,
+        sql<RedeemLinkRow>`
+          WITH stored AS (
+            UPDATE redeem_links SET token_hash = ${hash}
+            WHERE id = ${id} AND token_hash IS NULL AND revoked_at IS NULL
+          )
+          SELECT * FROM redeem_links WHERE id = ${id}`,
+      );
+      return rows[0];
+    },
+    many: async (conn, items) => {
+      const { rows } = await executePrepared(
+        conn,
+        sql<RedeemLinkRow>`
+          WITH input AS (
+            SELECT DISTINCT ON (id) id, hash FROM json_to_recordset(${JSON.stringify(items)}::json) AS i (id bigint, hash text)
+          ), stored AS (
+            UPDATE redeem_links AS l SET token_hash = input.hash FROM input
+            WHERE l.id = input.id AND l.token_hash IS NULL AND l.revoked_at IS NULL
+          )
+          SELECT l.* FROM redeem_links AS l WHERE l.id IN (SELECT id FROM input)`,
+      );
+      const byId = new Map(rows.map((row) => [Number(row.id), row]));
+      return items.map((i) => byId.get(i.id));
+    },
+  });
 
   return {
+    /** The order (read with the others read at the same moment, unless in `trx`). */
     async order(transactionId: number, trx?: Kysely<Database>): Promise<DeliveryOrder | undefined> {
-      const {
-        rows: [row],
-      } = await runCompiled(on(trx), orderQuery, [transactionId]);
-      if (!row) return undefined;
-      return {
-        id: row.id,
-        accountId: row.account_id,
-        environment: row.environment,
-        status: row.status,
-        quantity: row.quantity,
-        unitPrice: String(row.unit_price),
-        recipientCurrencyCode: row.recipient_currency_code,
-        productName: row.product_name,
-        brandName: row.brand_name,
-        productLogoUrl: row.logo_urls?.[0] ?? row.logo_url ?? null,
-        redeemConcise: row.redeem_concise ?? row.brand_concise ?? null,
-        redeemVerbose: row.redeem_verbose ?? row.brand_verbose ?? null,
-        senderName: row.sender_name,
-        recipientEmail: row.recipient_email,
-        recipientPhone: row.recipient_phone,
-        smsFee: String(row.sms_fee),
-        accountName: row.account_name,
-        branding: {
-          displayName: row.display_name ?? null,
-          logoUrl: row.brand_logo ?? null,
-          color: row.color ?? null,
-          footer: row.footer ?? null,
-          codeInEmail: row.code_in_email ?? false,
-        },
-      };
+      if (trx) {
+        const [row] = (await runCompiled(on(trx), orderQuery, [transactionId])).rows;
+        return row ? deliveryOrderOf(row) : undefined;
+      }
+      return orders.run(appDb, transactionId);
     },
 
     /** True when the order already has its (one) REFUND entry. */
@@ -223,16 +283,7 @@ export function deliveryRepository(appDb: Kysely<Database>) {
      * was before this statement (its `token_hash` null the first time).
      */
     async linkToSend(id: number, hash: string): Promise<RedeemLinkRow | undefined> {
-      const { rows } = await executePrepared(
-        db,
-        sql<RedeemLinkRow>`
-          WITH stored AS (
-            UPDATE redeem_links SET token_hash = ${hash}
-            WHERE id = ${id} AND token_hash IS NULL AND revoked_at IS NULL
-          )
-          SELECT * FROM redeem_links WHERE id = ${id}`,
-      );
-      return rows[0];
+      return links.run(appDb, { id, hash });
     },
 
     /** Stores the link's token hash the first time it is derived. */
