@@ -27,7 +27,7 @@ export function messageDeliveryJob(
     run: async (message) => {
       if (await messaging.sender.attempt(message)) recorded.add(message);
     },
-    // a recorded attempt ended its lease in the same UPDATE: one statement per message, not two
+    // a recorded attempt ended its lease in the same UPDATE (shared by the outcomes of one turn)
     release: (messages) =>
       leases.release(
         'messages',
