@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../../src/db/database.ts';
+import { executePrepared } from '../../src/db/prepared.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { createGathering, createGroupCommit } from '../../src/modules/group-commit/index.ts';
+import { type NewTopup, topupsRepository } from '../../src/modules/topups/orders/orders-repository.ts';
 import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import { createPostgresDatabase } from '../harness/templates.ts';
@@ -57,6 +59,83 @@ describe('the COMMIT behind the last statement, through the server (PostgreSQL)'
     }
     assert.deepEqual(await usage(client.account.accountId), { count: 3, amount: '31.20' });
     assert.deepEqual(await server.admin.audit(), []);
+  });
+});
+
+describe('top-ups: the COMMIT behind their rows (PostgreSQL)', {
+  skip: !available && 'PostgreSQL not reachable',
+}, () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ database: 'postgres' });
+  });
+  after(() => server?.close());
+  const topup = (c: Awaited<ReturnType<TestServer['caller']>>, number: string) =>
+    c.post('/topups', { operatorId: 1001, amount: 10, recipientPhone: { countryCode: 'NG', number } });
+
+  test('a burst of top-ups to numbers of their own commits behind their rows', async () => {
+    const before = server.runtime.services.ledger.batchStats();
+    const c = await server.caller('topups', 'sandbox', { fund: 1000 });
+    const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => topup(c, `0803${7000000 + i}`)));
+    for (const a of answers) assert.equal(a.status, 200, a.text);
+    const after = server.runtime.services.ledger.batchStats();
+    assert.ok(after.commitsBehind > before.commitsBehind, JSON.stringify({ before, after }));
+    assert.deepEqual(await server.admin.audit(), []);
+  });
+
+  test("a batch's rows go in all or none: a check met under the lock raises, nothing is kept", async () => {
+    const c = await server.caller('topups', 'sandbox', { fund: 1000 });
+    const first = await topup(c, '08038000000');
+    assert.equal(first.status, 200, first.text);
+    const repository = topupsRepository(server.db.kysely, { seal: async (v) => v, open: async (v) => v });
+    const [stored] = (
+      await sql<NewTopup>`SELECT * FROM topup_transactions WHERE id = ${first.body.transactionId}`.execute(
+        server.db.kysely,
+      )
+    ).rows;
+    const ids = (
+      await sql<{
+        id: number;
+      }>`SELECT nextval(pg_get_serial_sequence('topup_transactions', 'id')) AS id FROM generate_series(1, 2)`.execute(
+        server.db.kysely,
+      )
+    ).rows.map((r) => Number(r.id));
+    const since = new Date(Date.now() - 60_000);
+    const item = (id: number, phone: string) => ({
+      row: { ...stored, id, recipient_phone: phone, custom_identifier: null, pin_detail: null } as NewTopup,
+      since,
+      checkCustomIdentifier: false,
+    });
+    // a fresh number, and the number just topped up (recently recharged)
+    const items = [item(ids[0], `${stored.recipient_phone}9`), item(ids[1], String(stored.recipient_phone))];
+    const alone = await server.db.kysely
+      .transaction()
+      .execute(async (trx) => {
+        const answers = await repository.insertChecked(trx, items);
+        throw Object.assign(new Error('roll back'), { answers });
+      })
+      .catch(
+        (error: { answers?: unknown }) =>
+          error.answers as Array<{ row: unknown; recentlyRecharged: boolean }>,
+      );
+    assert.deepEqual(
+      alone.map((a) => [a.row !== null, a.recentlyRecharged]),
+      [
+        [true, false],
+        [false, true],
+      ],
+      'alone, each answer says what became of its row',
+    );
+    await assert.rejects(
+      server.db.kysely
+        .transaction()
+        .execute((trx) => repository.insertChecked(trx, items, { run: executePrepared })),
+      (error: { code?: string }) => error.code === 'AG001',
+    );
+    const kept = await sql`SELECT id FROM topup_transactions WHERE id IN (${ids[0]}, ${ids[1]})`.execute(
+      server.db.kysely,
+    );
+    assert.equal(kept.rows.length, 0);
   });
 });
 

@@ -33,13 +33,13 @@ const limitsKey = (o: OrderDebit) => `${o.limits?.count ?? ''}/${o.limits?.amoun
 /** How the statement is sent: prepared (the default), or with the batch's COMMIT behind it. */
 export type RunStatement = <R>(trx: Kysely<Database>, query: RawBuilder<R>) => Promise<QueryResult<R>>;
 
-/** The SQLSTATE the statement raises when the batch does not fit (migration 0029). */
-const REFUSED = 'AG001';
+/** The SQLSTATE a batch's statement raises when the batch does not go through (migration 0029). */
+export const BATCH_REFUSED = 'AG001';
 
 /**
  * The one statement (see above); results in the orders' order. `alsoWrite`: the CTEs of a product's
  * row writer (`RowWriter.many`), which write the orders' own rows in the same statement. A refusal
- * is raised inside the statement (`refuse_batch_debit()`), never answered: whatever is sent behind
+ * is raised inside the statement (`refuse_batch()`, migration 0029), never answered: whatever is sent behind
  * it on the transaction (a pipelined COMMIT) then rolls back, the day's usage row included.
  */
 export async function postDebits(
@@ -105,14 +105,14 @@ export async function postDebits(
       RETURNING id, transaction_id, product, amount, balance_after, currency_code
     )${alsoWrite}
     SELECT CASE WHEN EXISTS (SELECT 1 FROM usage) AND (SELECT count(*) FROM entry) = (SELECT n FROM total)
-                THEN true ELSE refuse_batch_debit() END AS "usageOk",
+                THEN true ELSE refuse_batch('the batch of debits did not fit (a daily limit or the balance)') END AS "usageOk",
            input.ord, entry.id AS "entryId",
            entry.balance_after::text AS "balanceAfter", entry.currency_code AS "currencyCode"
     FROM (SELECT 1) AS one
     LEFT JOIN (entry JOIN input ON input.transaction_id = entry.transaction_id AND input.product = entry.product) ON true
     ORDER BY input.ord`,
   ).catch((error: unknown) => {
-    throw (error as { code?: string })?.code === REFUSED ? new BatchDebitRefused() : error;
+    throw (error as { code?: string })?.code === BATCH_REFUSED ? new BatchDebitRefused() : error;
   });
   const found = result.rows;
   if (found.length !== orders.length || found.some((r) => !r.usageOk || r.entryId === null)) {

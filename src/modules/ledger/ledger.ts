@@ -447,6 +447,8 @@ export function createLedger(
     batchStats: groupCommit.stats,
     /** True on the transaction of a batch of orders (for `createGathering`). */
     inBatch,
+    /** A batch's last statement, with its COMMIT behind it when it may (group-commit's `runLast`). */
+    runLast: groupCommit.runLast,
   };
 }
 

@@ -131,9 +131,16 @@ export interface OrderAdapter<T extends OrderTypes> {
   recheck(trx: Kysely<Database>, checked: T['checked']): Promise<void>;
   /**
    * After the debit: the row as stored (written by the row writer, or here). Throws a refusal. With a
-   * row writer it makes no statement: the batch's COMMIT may already be behind the debit.
+   * row writer it makes no statement: the batch's COMMIT may already be behind the debit. Without
+   * one, `last`: the order makes no statement after the one written here (its COMMIT may go behind it).
    */
-  stored(trx: Kysely<Database>, n: NewOrder<T>, rows: T['rows'], debit: PostingResult): Promise<T['row']>;
+  stored(
+    trx: Kysely<Database>,
+    n: NewOrder<T>,
+    rows: T['rows'],
+    debit: PostingResult,
+    last: boolean,
+  ): Promise<T['row']>;
   /** A first step that refunded at once: the refund, in the order's transaction. */
   refund(trx: Kysely<Database>, row: T['row'], n: NewOrder<T>): Promise<T['row']>;
   /**

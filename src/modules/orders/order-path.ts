@@ -149,8 +149,9 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
         amount: checked.account.dailyAmountLimit === null ? null : dec(checked.account.dailyAmountLimit),
       },
     };
-    // Nothing after the debit with its rows when no provider reserves (stock, upstream) and no
-    // first step refunded: then the batch's COMMIT may go out right behind it (modules/group-commit/).
+    // Nothing after the debit with its rows (gift cards), or after the rows `stored` writes (top-ups),
+    // when no provider reserves (stock, upstream) and no first step refunded: then the batch's COMMIT
+    // may go out right behind that statement (modules/group-commit/).
     const last = !provider.reserve && !n.first?.refund;
     const posted: PostingResult = await (debitWithRows
       ? debitWithRows(trx, debit, rows, last)
@@ -159,7 +160,7 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
       if (error instanceof AppError) await a.recheck(trx, checked);
       throw error;
     });
-    let row = await a.stored(trx, n, rows, posted);
+    let row = await a.stored(trx, n, rows, posted, last);
     // What the provider takes now (stock codes) commits with the debit; its refusal rolls it back.
     // When that settles the order (every code drawn), its step is applied here too: the order
     // commits SUCCESSFUL with its cards, with no second transaction after the commit (which cost a

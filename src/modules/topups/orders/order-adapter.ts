@@ -1,3 +1,4 @@
+import { executePrepared } from '../../../db/prepared.ts';
 import type { Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import { dec } from '../../../lib/money.ts';
@@ -104,13 +105,21 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
   });
   // The row, with the checks that must hold under the balance row lock in its statement (a batch's
   // customIdentifiers are left to the unique index, as in `conflictsMany`).
+  // When every top-up of the batch makes no statement after its row (`last`), the batch's COMMIT goes
+  // right behind that statement (group-commit's `runLast`).
   const inserts = createGathering({
     gathers: ledger.inBatch,
-    one: async (trx, item: CheckedInsert) => (await repository.insertChecked(trx, [item]))[0],
-    many: (trx, items: CheckedInsert[]) =>
+    one: async (trx, { item }: { item: CheckedInsert; last: boolean }) =>
+      (await repository.insertChecked(trx, [item]))[0],
+    many: (trx, items: Array<{ item: CheckedInsert; last: boolean }>) =>
       repository.insertChecked(
         trx,
-        items.map((i) => ({ ...i, checkCustomIdentifier: false })),
+        items.map(({ item }) => ({ ...item, checkCustomIdentifier: false })),
+        {
+          run: items.every((i) => i.last)
+            ? (t, query) => ledger.runLast(t, query, items.length)
+            : executePrepared,
+        },
       ),
   });
 
@@ -169,7 +178,7 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
       if (refusal) throw refusal;
     },
 
-    async stored(trx, n, _rows, debit) {
+    async stored(trx, n, _rows, debit, last) {
       const { checked: c, price, first, now } = n;
       const row: NewTopup = {
         id: n.id,
@@ -202,7 +211,10 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
       if (first) Object.assign(row, initialState(first.step, now));
       // Written only if the checks hold again after the lock (in the INSERT statement itself), so
       // two concurrent sends to one number cannot both pass.
-      const written = await inserts.run(trx, { row, since: since(), checkCustomIdentifier: true });
+      const written = await inserts.run(trx, {
+        item: { row, since: since(), checkCustomIdentifier: true },
+        last,
+      });
       if (written.row === null) throw refusalOf(written) ?? new Error(`top-up ${n.id} was not written`);
       return written.row;
     },

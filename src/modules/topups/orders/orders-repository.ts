@@ -1,4 +1,11 @@
-import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import {
+  type Insertable,
+  type Kysely,
+  type QueryResult,
+  type RawBuilder,
+  type Selectable,
+  sql,
+} from 'kysely';
 import { quotedColumns } from '../../../db/column-lists.ts';
 import { executePrepared } from '../../../db/prepared.ts';
 import type { Database, Environment, TopupStatus, TopupTransactionsTable } from '../../../db/schema.ts';
@@ -56,6 +63,9 @@ export interface ConflictCheck {
   since: Date;
   nextId?: boolean;
 }
+
+/** How a statement is sent: prepared, or as a batch's last with its COMMIT behind it (group-commit). */
+export type RunStatement = <R>(trx: Kysely<Database>, query: RawBuilder<R>) => Promise<QueryResult<R>>;
 
 /** A row to write once the checks after the balance lock pass (`insertChecked`). */
 export interface CheckedInsert {
@@ -192,7 +202,11 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
      * answer is the stored row, or none and which rule the top-up meets. Both look-ups are seeks on
      * their index (`recentlyRecharged`, `customIdentifierUsed`), whatever the planner's statistics.
      */
-    async insertChecked(trx: Kysely<Database>, items: CheckedInsert[]): Promise<CheckedInsertResult[]> {
+    async insertChecked(
+      trx: Kysely<Database>,
+      items: CheckedInsert[],
+      batch?: { run: RunStatement },
+    ): Promise<CheckedInsertResult[]> {
       const sealed = await Promise.all(items.map((i) => sealNew(i.row)));
       const columns = [...new Set(sealed.flatMap((r) => Object.keys(r)))];
       // Each row as a JSON document read into the table's row type: every value keeps its column's type.
@@ -208,7 +222,13 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       });
       const cols = sql.raw(quotedColumns(columns));
       const inputCols = sql.raw(quotedColumns(columns, 'c.'));
-      const { rows } = await executePrepared(
+      // A batch's rows go in all or none: a refusal raises inside the statement (migration 0029), for
+      // the COMMIT that may be behind it rolls back, and the batch's top-ups run again one at a time.
+      const allOrNothing = batch
+        ? sql`, CASE WHEN (SELECT count(*) FROM written) = (SELECT count(*) FROM c) THEN true
+                 ELSE refuse_batch('a top-up of the batch meets a check; the batch runs one at a time') END AS _all`
+        : sql``;
+      const { rows } = await (batch?.run ?? executePrepared)(
         trx,
         sql<{ _ord: number; _used: boolean; _recent: boolean; _written: boolean }>`
         WITH input AS (
@@ -228,7 +248,7 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
           SELECT ${inputCols} FROM c WHERE NOT c.used AND NOT c.recent ORDER BY c.ord
           RETURNING id
         )
-        SELECT c.ord AS _ord, c.used AS _used, c.recent AS _recent, w.id IS NOT NULL AS _written
+        SELECT c.ord AS _ord, c.used AS _used, c.recent AS _recent, w.id IS NOT NULL AS _written${allOrNothing}
         FROM c LEFT JOIN written w ON w.id = c.id
         ORDER BY c.ord`,
       );
