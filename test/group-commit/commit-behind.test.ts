@@ -16,16 +16,16 @@ import { createPostgresDatabase } from '../harness/templates.ts';
 // is never run again, even when the COMMIT's answer is lost: its orders would be debited twice.
 const available = await postgresForTests();
 const ORDER = { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Ada' }; // 10.40 USD each
+// one server on PostgreSQL for the gift card and top-up suites below
+let server: TestServer;
+before(async () => {
+  if (available) server = await startTestServer({ database: 'postgres' });
+});
+after(() => server?.close());
 
 describe('the COMMIT behind the last statement, through the server (PostgreSQL)', {
   skip: !available && 'PostgreSQL not reachable',
 }, () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ database: 'postgres' });
-  });
-  after(() => server?.close());
-
   const usage = async (accountId: number) =>
     (
       await sql<{ count: number; amount: string }>`
@@ -65,11 +65,6 @@ describe('the COMMIT behind the last statement, through the server (PostgreSQL)'
 describe('top-ups: the COMMIT behind their rows (PostgreSQL)', {
   skip: !available && 'PostgreSQL not reachable',
 }, () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ database: 'postgres' });
-  });
-  after(() => server?.close());
   const topup = (c: Awaited<ReturnType<TestServer['caller']>>, number: string) =>
     c.post('/topups', { operatorId: 1001, amount: 10, recipientPhone: { countryCode: 'NG', number } });
 
