@@ -139,7 +139,10 @@ describe('the API request log', () => {
     assert.equal(JSON.parse(token401.requestBody).client_secret, '[redacted]');
 
     // what the table holds: no code, PIN, secret or token anywhere
-    const stored = JSON.stringify((await sql`SELECT * FROM api_request_log`.execute(server.db.kysely)).rows);
+    const stored = JSON.stringify([
+      (await sql`SELECT * FROM api_request_log`.execute(server.db.kysely)).rows,
+      (await sql`SELECT * FROM api_request_reads`.execute(server.db.kysely)).rows,
+    ]);
     for (const secret of [...codes, account.clientSecret, token, 'abcdef123456', 'sk_test_wrongwrongwrong']) {
       assert.ok(!stored.includes(String(secret)), `the request log holds ${String(secret).slice(0, 12)}…`);
     }
@@ -194,8 +197,14 @@ describe('the API request log', () => {
 
   test('rows older than REQUEST_LOG_DAYS are removed by the worker, in batches; newer ones stay', async () => {
     const db = server.db.kysely;
+    // the lines of both stores: rows, and the successful reads' segments (migration 0030)
     const count = async () =>
-      Number((await sql<{ n: string }>`SELECT count(*) AS n FROM api_request_log`.execute(db)).rows[0].n);
+      Number(
+        (
+          await sql<{ n: string }>`SELECT (SELECT count(*) FROM api_request_log)
+            + (SELECT coalesce(sum(lines), 0) FROM api_request_reads) AS n`.execute(db)
+        ).rows[0].n,
+      );
     const kept = await count();
     // 12 000 rows of 40 days ago: three batches
     await sql`
@@ -230,7 +239,10 @@ test('REQUEST_LOG_DAYS=0: no request is logged, and the worker has nothing to re
       });
     }
     await off.runtime.services.requestLog.flush();
-    const rows = await sql<{ n: string }>`SELECT count(*) AS n FROM api_request_log`.execute(off.db.kysely);
+    const rows = await sql<{ n: string }>`
+      SELECT (SELECT count(*) FROM api_request_log) + (SELECT count(*) FROM api_request_reads) AS n`.execute(
+      off.db.kysely,
+    );
     assert.equal(Number(rows.rows[0].n), 0);
     assert.deepEqual(off.runtime.services.requestLog.stats(), { written: 0, dropped: 0, buffered: 0 });
   } finally {

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type ApiRequestLogTable, withRequestLogTables } from './request-log-tables.ts';
 
@@ -21,27 +21,180 @@ export interface RequestLogQuery {
   to?: Date;
 }
 
+/** A line as the list reads it, from either table. */
+export type StoredRequest = Pick<
+  ApiRequestLogTable,
+  | 'at'
+  | 'environment'
+  | 'product'
+  | 'client_id'
+  | 'method'
+  | 'path'
+  | 'status'
+  | 'latency_ms'
+  | 'request_id'
+  | 'request_body'
+  | 'response_body'
+>;
+
 /**
- * The only SQL of the request log. A batch is ONE statement whatever its size: the rows go in as one
- * JSON parameter (`json_to_recordset`), so its text never changes and nothing is compiled per batch.
+ * The lines of one segment (a row of api_request_reads) lie at most this far apart: the worker removes
+ * a segment whole once its last line is past the retention, so its first line outlives the retention
+ * by at most this much.
+ */
+export const SEGMENT_SPAN_MS = 60_000;
+
+/** A line that keeps a row of its own: a failure (its bodies) or the request that created a transaction. */
+const ownsRow = (r: RequestLogRow) => r.status >= 400 || r.transaction_id !== null;
+
+interface Segment {
+  account_id: number;
+  environment: string;
+  product: string;
+  client_id: string;
+  first_at: number;
+  last_at: number;
+  lines: number;
+  /** [[at ms, method, path, status, latency ms, request id], ...] */
+  entries: Array<[number, string, string, number, number, string]>;
+}
+
+/** The successful lines of a batch that created nothing, as segments: one per client, a minute at most. */
+export function segmentsOf(rows: RequestLogRow[]): Segment[] {
+  const open = new Map<string, Segment>();
+  const done: Segment[] = [];
+  for (const r of rows) {
+    const key = `${r.account_id} ${r.environment} ${r.product} ${r.client_id}`;
+    let segment = open.get(key);
+    if (segment && (r.at - segment.first_at > SEGMENT_SPAN_MS || segment.last_at - r.at > SEGMENT_SPAN_MS)) {
+      done.push(segment);
+      segment = undefined;
+    }
+    if (!segment) {
+      segment = {
+        account_id: r.account_id,
+        environment: r.environment,
+        product: r.product,
+        client_id: r.client_id,
+        first_at: r.at,
+        last_at: r.at,
+        lines: 0,
+        entries: [],
+      };
+      open.set(key, segment);
+    }
+    segment.first_at = Math.min(segment.first_at, r.at);
+    segment.last_at = Math.max(segment.last_at, r.at);
+    segment.lines++;
+    segment.entries.push([r.at, r.method, r.path, r.status, r.latency_ms, r.request_id]);
+  }
+  return [...done, ...open.values()];
+}
+
+/** A time range of lines: from (included) to (excluded). */
+interface TimeRange {
+  from?: Date;
+  to?: Date;
+}
+
+/**
+ * The only SQL of the request log. A batch is ONE statement whatever its size: its own rows go in as
+ * one JSON parameter (`json_to_recordset`), its segments as a VALUES row each (a batch has one segment
+ * per client). The list reads the rows and the segments' lines as one table, newest first.
  */
 export function requestLogRepository(appDb: Kysely<Database>) {
   const db = withRequestLogTables(appDb);
 
+  /**
+   * The filters as conditions: on a line (`at` of a row of api_request_log, or `e.` for a segment's
+   * line) and on the segments (`s.`), whose first and last times bound their lines'.
+   */
+  function conditions(q: RequestLogQuery, w: TimeRange) {
+    const on = (prefix: string) => {
+      const c = (column: string) => sql.raw(`${prefix}${column}`);
+      const line: RawBuilder<unknown>[] = [];
+      if (w.from) line.push(sql`${c('at')} >= ${w.from}`);
+      if (w.to) line.push(sql`${c('at')} < ${w.to}`);
+      if (q.path) line.push(sql`strpos(${c('path')}, ${q.path}) > 0`);
+      const status = q.status;
+      if (status === 'failed') line.push(sql`${c('status')} >= 400`);
+      else if (status && /^[1-5]xx$/.test(status)) {
+        const low = Number(status[0]) * 100;
+        line.push(sql`${c('status')} >= ${low}`, sql`${c('status')} < ${low + 100}`);
+      } else if (status) line.push(sql`${c('status')} = ${Number(status)}`);
+      return line;
+    };
+    const own: RawBuilder<unknown>[] = [sql`account_id = ${q.accountId}`];
+    const segment: RawBuilder<unknown>[] = [sql`s.account_id = ${q.accountId}`];
+    if (q.environment) own.push(sql`environment = ${q.environment}`);
+    if (q.environment) segment.push(sql`s.environment = ${q.environment}`);
+    if (q.clientId) own.push(sql`client_id = ${q.clientId}`);
+    if (q.clientId) segment.push(sql`s.client_id = ${q.clientId}`);
+    if (w.from) segment.push(sql`s.last_at >= ${w.from}`);
+    if (w.to) segment.push(sql`s.first_at < ${w.to}`);
+    // segments hold successes only: a filter on failures reads none of them
+    const failuresOnly = q.status === 'failed' || /^[45]/.test(q.status ?? '');
+    return { own: [...own, ...on('')], segment: [...segment, ...on('e.')], segments: !failuresOnly };
+  }
+
+  /** Every line of the account that passes the filters, in the time range, as one table. */
+  function lines(q: RequestLogQuery, w: TimeRange) {
+    const c = conditions(q, w);
+    const own = sql`
+      SELECT at, id AS seq, 1 AS source, environment, product, client_id, method, path, status, latency_ms,
+             request_id, request_body, response_body
+      FROM api_request_log WHERE ${sql.join(c.own, sql` AND `)}`;
+    if (!c.segments) return own;
+    return sql`${own}
+      UNION ALL
+      SELECT e.at, s.id * 1000 + e.n, 0, s.environment, s.product, s.client_id, e.method, e.path, e.status,
+             e.latency_ms, e.request_id, NULL, NULL
+      FROM api_request_reads s
+      CROSS JOIN LATERAL (
+        SELECT to_timestamp((v->>0)::float8 / 1000.0) AS at, v->>1 AS method, v->>2 AS path,
+               (v->>3)::smallint AS status, (v->>4)::real AS latency_ms, v->>5 AS request_id, n
+        FROM json_array_elements(s.entries::json) WITH ORDINALITY AS x(v, n)) e
+      WHERE ${sql.join(c.segment, sql` AND `)}`;
+  }
+
+  async function count(q: RequestLogQuery, w: TimeRange): Promise<number> {
+    const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM (${lines(q, w)}) l`.execute(
+      db,
+    );
+    return Number(rows[0].n);
+  }
+
   return {
     async insert(rows: RequestLogRow[]): Promise<void> {
       if (rows.length === 0) return;
-      await sql`
+      const own = rows.filter(ownsRow);
+      const segments = segmentsOf(own.length === rows.length ? [] : rows.filter((r) => !ownsRow(r)));
+      const ownRows = sql`
         INSERT INTO api_request_log (at, account_id, environment, product, client_id, method, path, status,
                                      latency_ms, request_id, request_body, response_body, transaction_id)
         SELECT to_timestamp(r.at / 1000.0), r.account_id, r.environment, r.product, r.client_id, r.method,
                r.path, r.status, r.latency_ms, r.request_id, r.request_body, r.response_body, r.transaction_id
-        FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(
+        FROM json_to_recordset(${JSON.stringify(own)}::json) AS r(
           at double precision, account_id bigint, environment text, product text, client_id text,
           method text, path text, status smallint, latency_ms real, request_id text,
-          request_body text, response_body text, transaction_id bigint)`.execute(db);
+          request_body text, response_body text, transaction_id bigint)`;
+      if (segments.length === 0) {
+        await ownRows.execute(db);
+        return;
+      }
+      // A segment's lines go in as text, parsed by nothing on the way in: a JSON parameter would make
+      // PostgreSQL parse every line, which cost the embedded database most of what a row had cost.
+      const values = segments.map(
+        (s) => sql`(${s.account_id}::bigint, ${s.environment}::text, ${s.product}::text, ${s.client_id}::text,
+          to_timestamp(${s.first_at}::float8 / 1000.0), to_timestamp(${s.last_at}::float8 / 1000.0),
+          ${s.lines}::integer, ${JSON.stringify(s.entries)}::text)`,
+      );
+      const reads = sql`
+        INSERT INTO api_request_reads (account_id, environment, product, client_id, first_at, last_at, lines, entries)
+        VALUES ${sql.join(values)}`;
+      // one statement, so a batch is written whole or not at all
+      await (own.length ? sql`WITH own AS (${ownRows}) ${reads}` : reads).execute(db);
     },
-
     /** The request id of the request that created a transaction, while its line is kept. */
     async creatorOf(accountId: number, environment: string, product: string, transactionId: number) {
       const row = await db
@@ -57,37 +210,42 @@ export function requestLogRepository(appDb: Kysely<Database>) {
       return row?.request_id ?? null;
     },
 
-    /** Newest first. */
-    list(q: RequestLogQuery, page: { limit: number; offset: number }) {
-      let query = db.selectFrom('api_request_log').selectAll().where('account_id', '=', q.accountId);
-      if (q.environment) query = query.where('environment', '=', q.environment);
-      if (q.clientId) query = query.where('client_id', '=', q.clientId);
-      if (q.path) query = query.where(sql<boolean>`strpos(path, ${q.path}) > 0`);
-      if (q.from) query = query.where('at', '>=', q.from);
-      if (q.to) query = query.where('at', '<', q.to);
-      const status = q.status;
-      if (status === 'failed') query = query.where('status', '>=', 400);
-      else if (status && /^[1-5]xx$/.test(status)) {
-        const low = Number(status[0]) * 100;
-        query = query.where('status', '>=', low).where('status', '<', low + 100);
-      } else if (status) query = query.where('status', '=', Number(status));
-      return query
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+    /**
+     * One page of the account's lines, newest first (`limit` of them after `offset`). The segments'
+     * lines are read in a window of time that grows from the newest line back until it holds the
+     * page, so the first pages of a long log parse only the last minutes' segments.
+     */
+    async list(q: RequestLogQuery, page: { limit: number; offset: number }): Promise<StoredRequest[]> {
+      const select = (w: TimeRange) =>
+        sql<StoredRequest>`SELECT * FROM (${lines(q, w)}) l
+          ORDER BY at DESC, source DESC, seq DESC LIMIT ${page.limit} OFFSET ${page.offset}`
+          .execute(db)
+          .then((r) => r.rows);
+      const { rows } = await sql<{ newest: Date | null; oldest: Date | null }>`
+        SELECT greatest((SELECT max(at) FROM api_request_log WHERE account_id = ${q.accountId}),
+                        (SELECT max(last_at) FROM api_request_reads WHERE account_id = ${q.accountId})) AS newest,
+               least((SELECT min(at) FROM api_request_log WHERE account_id = ${q.accountId}),
+                     (SELECT min(last_at) FROM api_request_reads WHERE account_id = ${q.accountId})
+                       - make_interval(secs => ${SEGMENT_SPAN_MS / 1000})) AS oldest`.execute(db);
+      const { newest, oldest } = rows[0];
+      if (!newest || !oldest) return [];
+      const need = page.offset + page.limit;
+      const to = Math.min(q.to?.getTime() ?? Number.POSITIVE_INFINITY, new Date(newest).getTime() + 1);
+      const floor = Math.max(q.from?.getTime() ?? Number.NEGATIVE_INFINITY, new Date(oldest).getTime());
+      for (let span = 10 * 60_000; to - span > floor; span *= 8) {
+        const w = { from: new Date(to - span), to: new Date(to) };
+        if (q.from && q.from > w.from) w.from = q.from;
+        if ((await count(q, w)) >= need) return select(w);
+      }
+      return select({ from: q.from, to: q.to });
     },
 
-    /** Is any row older than `cutoff` left? */
+    /** Is any row or segment older than `cutoff` left? */
     async hasOlderThan(cutoff: Date): Promise<boolean> {
-      const row = await db
-        .selectFrom('api_request_log')
-        .select('id')
-        .where('at', '<', cutoff)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+      const { rows } = await sql<{ old: boolean }>`
+        SELECT EXISTS (SELECT 1 FROM api_request_log WHERE at < ${cutoff})
+            OR EXISTS (SELECT 1 FROM api_request_reads WHERE last_at < ${cutoff}) AS old`.execute(db);
+      return rows[0].old;
     },
 
     /**
@@ -102,8 +260,20 @@ export function requestLogRepository(appDb: Kysely<Database>) {
       );
       return Number(result.numAffectedRows ?? 0);
     },
+
+    /**
+     * The same for the segments whose last line is older than `cutoff`: at most `limit` of them.
+     * Returns how many segments and how many lines it removed.
+     */
+    async removeReadsOlderThan(cutoff: Date, limit: number): Promise<{ segments: number; lines: number }> {
+      const { rows } = await sql<{ lines: number }>`
+        DELETE FROM api_request_reads WHERE id IN (
+          SELECT id FROM api_request_reads WHERE last_at < ${cutoff} ORDER BY last_at LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING lines`.execute(db);
+      return { segments: rows.length, lines: rows.reduce((n, r) => n + r.lines, 0) };
+    },
   };
 }
 
 export type RequestLogRepository = ReturnType<typeof requestLogRepository>;
-export type StoredRequest = Awaited<ReturnType<RequestLogRepository['list']>>[number];

@@ -33,6 +33,8 @@ export interface RequestLogFilter {
 /** A failed request's body or answer as kept: masked, at most this many characters. */
 const MAX_BODY = 4096;
 const REMOVE_BATCH = 5000;
+/** Segments of successful reads (request-log-repository.ts) hold up to a batch (500 lines) each. */
+const REMOVE_SEGMENTS = 100;
 const REMOVE_BATCHES_PER_RUN = 20;
 const DAY_MS = 86_400_000;
 
@@ -153,8 +155,8 @@ export function createRequestLog(deps: {
     expiredLeft: () => repository.hasOlderThan(new Date(clock.now().getTime() - days * DAY_MS)),
 
     /**
-     * Removes rows older than the retention, in batches, at most REMOVE_BATCHES_PER_RUN of them (the
-     * worker runs again while some are left). Returns how many it removed.
+     * Removes rows and segments older than the retention, in batches, at most REMOVE_BATCHES_PER_RUN
+     * of each (the worker runs again while some are left). Returns how many lines it removed.
      */
     async removeExpired(): Promise<number> {
       const cutoff = new Date(clock.now().getTime() - days * DAY_MS);
@@ -163,6 +165,11 @@ export function createRequestLog(deps: {
         const n = await repository.removeOlderThan(cutoff, REMOVE_BATCH);
         removed += n;
         if (n < REMOVE_BATCH) break;
+      }
+      for (let i = 0; i < REMOVE_BATCHES_PER_RUN; i++) {
+        const n = await repository.removeReadsOlderThan(cutoff, REMOVE_SEGMENTS);
+        removed += n.lines;
+        if (n.segments < REMOVE_SEGMENTS) break;
       }
       return removed;
     },

@@ -20,7 +20,24 @@ export interface ApiRequestLogTable {
   transaction_id: ColumnType<string | number | null, number | null | undefined, never>;
 }
 
-export type RequestLogTables = { api_request_log: ApiRequestLogTable };
+/** The table of migration 0030: the successful requests that created nothing, a segment per row. */
+export interface ApiRequestReadsTable {
+  id: Generated<string | number>;
+  account_id: ColumnType<string | number, number, never>;
+  environment: string;
+  product: string;
+  client_id: string;
+  first_at: Date;
+  last_at: Date;
+  lines: number;
+  /** JSON text: `[[at ms, method, path, status, latency ms, request id], ...]` */
+  entries: string;
+}
+
+export type RequestLogTables = {
+  api_request_log: ApiRequestLogTable;
+  api_request_reads: ApiRequestReadsTable;
+};
 
 export function withRequestLogTables(db: Kysely<Database>): Kysely<Database & RequestLogTables> {
   return db.withTables<RequestLogTables>();

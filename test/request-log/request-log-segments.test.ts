@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
+import { type Db, fromPGlite } from '../../src/db/database.ts';
+import {
+  type RequestLogQuery,
+  type RequestLogRow,
+  requestLogRepository,
+  SEGMENT_SPAN_MS,
+  segmentsOf,
+} from '../../src/modules/request-log/request-log-repository.ts';
+import { loadPgliteTemplate } from '../harness/templates.ts';
+
+/**
+ * The request log's two stores (migration 0030, modules/request-log/request-log-repository.ts): a
+ * successful request that created nothing is a line of a segment (one row per client and batch, a
+ * minute at most), a failure or an order keeps a row of its own; the list reads both as one table,
+ * newest first, in a window of time that grows until it holds the page. Checked against the same
+ * lines sorted here, for every filter and page, over six hours whose lines crowd and thin out.
+ */
+let db: Db;
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 10, 20, 6);
+const written: RequestLogRow[] = [];
+
+function row(i: number, at: number, over: Partial<RequestLogRow> = {}): RequestLogRow {
+  return {
+    at,
+    account_id: 1,
+    environment: i % 5 === 0 ? 'live' : 'sandbox',
+    product: i % 3 === 0 ? 'topups' : 'giftcards',
+    client_id: i % 4 === 0 ? 'client-b' : 'client-a',
+    method: 'GET',
+    path: `/giftcards-sandbox/products/${i % 7}`,
+    status: 200,
+    latency_ms: (i % 90) / 10,
+    request_id: `req-${i}`,
+    request_body: null,
+    response_body: null,
+    transaction_id: null,
+    ...over,
+  };
+}
+
+before(async () => {
+  db = fromPGlite(await loadPgliteTemplate());
+  const repository = requestLogRepository(db.kysely);
+  // Six hours: a crowded first hour (a line every 2 s), then one every 90 s; every 17th line a 404,
+  // every 23rd an order; some lines share their millisecond; another account's lines beside them.
+  let i = 0;
+  const batches: RequestLogRow[][] = [];
+  for (let at = T0; at < T0 + 6 * HOUR; at += at < T0 + HOUR ? 2000 : 90_000) {
+    const batch: RequestLogRow[] = [];
+    for (let k = 0; k < (i % 11 === 0 ? 3 : 1); k++, i++) {
+      const over: Partial<RequestLogRow> =
+        i % 17 === 0
+          ? { status: 404, request_body: '{"x":1}', response_body: '{"errorCode":"NOT_FOUND"}' }
+          : i % 23 === 0
+            ? { method: 'POST', path: '/giftcards-sandbox/orders', transaction_id: i }
+            : {};
+      batch.push(row(i, at, over));
+    }
+    batch.push(row(i++, at, { account_id: 2 }));
+    batches.push(batch);
+  }
+  // written in batches of 40 of those moments, as the buffer does
+  for (let b = 0; b < batches.length; b += 40) {
+    const rows = batches.slice(b, b + 40).flat();
+    await repository.insert(rows);
+    written.push(...rows);
+  }
+});
+after(() => db?.close());
+
+test('a successful read is a line of a segment; a failure and an order keep a row of their own', async () => {
+  const count = async (table: 'api_request_log' | 'api_request_reads') =>
+    Number(
+      (await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db.kysely)).rows[0].n,
+    );
+  const own = written.filter((r) => r.status >= 400 || r.transaction_id !== null).length;
+  assert.equal(await count('api_request_log'), own);
+  const { rows } = await sql<{ lines: number; span: number }>`
+    SELECT lines, extract(epoch FROM last_at - first_at) * 1000 AS span FROM api_request_reads`.execute(
+    db.kysely,
+  );
+  assert.equal(
+    rows.reduce((n, r) => n + r.lines, 0),
+    written.length - own,
+  );
+  assert.ok(rows.length < (written.length - own) / 2, `${rows.length} segments: lines share them`);
+  assert.ok(
+    rows.every((r) => Number(r.span) <= SEGMENT_SPAN_MS),
+    'a segment spans a minute at most',
+  );
+});
+
+test('segmentsOf: one per client, a new one after a minute', () => {
+  const rows = [row(1, 0), row(2, 30_000), row(3, 70_000), row(4, 10_000)];
+  const segments = segmentsOf(rows);
+  const a = segments.filter((s) => s.client_id === 'client-a');
+  assert.deepEqual(
+    a.map((s) => s.entries.map((e) => e[5])),
+    [['req-1', 'req-2'], ['req-3']],
+    'split where the span would pass a minute',
+  );
+  assert.deepEqual(
+    segments.find((s) => s.client_id === 'client-b')?.entries.map((e) => e[5]),
+    ['req-4'],
+  );
+});
+
+/** The lines the list should show, sorted here. */
+function expected(q: RequestLogQuery) {
+  const status = (s: number) =>
+    !q.status ||
+    (q.status === 'failed'
+      ? s >= 400
+      : /xx$/.test(q.status)
+        ? Math.floor(s / 100) === Number(q.status[0])
+        : s === Number(q.status));
+  return written
+    .filter(
+      (r) =>
+        r.account_id === q.accountId &&
+        (!q.environment || r.environment === q.environment) &&
+        (!q.clientId || r.client_id === q.clientId) &&
+        (!q.path || r.path.includes(q.path)) &&
+        (!q.from || r.at >= q.from.getTime()) &&
+        (!q.to || r.at < q.to.getTime()) &&
+        status(r.status),
+    )
+    .sort((x, y) => y.at - x.at);
+}
+
+test('the list: both stores as one, newest first, every filter and page as the lines sorted here', async () => {
+  const repository = requestLogRepository(db.kysely);
+  const queries: RequestLogQuery[] = [
+    { accountId: 1 },
+    { accountId: 1, environment: 'sandbox' },
+    { accountId: 1, status: 'failed' },
+    { accountId: 1, status: '2xx', clientId: 'client-b' },
+    { accountId: 1, status: '200', path: 'products/3' },
+    { accountId: 1, path: 'orders' },
+    { accountId: 1, from: new Date(T0 + 30 * 60_000), to: new Date(T0 + 3 * HOUR) },
+    { accountId: 1, to: new Date(T0 + 5 * 60_000) },
+    { accountId: 2, environment: 'sandbox' },
+    { accountId: 3 },
+  ];
+  for (const q of queries) {
+    const all = expected(q);
+    for (const page of [
+      { limit: 51, offset: 0 },
+      { limit: 51, offset: 50 },
+      { limit: 201, offset: 1000 },
+      { limit: 51, offset: Math.max(0, all.length - 20) },
+    ]) {
+      const got = await repository.list(q, page);
+      const want = all.slice(page.offset, page.offset + page.limit);
+      const label = `${JSON.stringify(q)} ${JSON.stringify(page)}`;
+      assert.equal(got.length, want.length, label);
+      // lines of one millisecond may come in either order; the times and the set of each are the same
+      assert.deepEqual(
+        got.map((r) => r.at.getTime()),
+        want.map((r) => r.at),
+        label,
+      );
+      const ids = (rs: Array<{ request_id: string }>) => rs.map((r) => r.request_id).sort();
+      if (page.offset === 0 && want.length < page.limit) assert.deepEqual(ids(got), ids(want), label);
+      for (const r of got) {
+        const w = written.find((x) => x.request_id === r.request_id && x.account_id === q.accountId);
+        assert.ok(w, label);
+        assert.deepEqual(
+          [
+            r.at.getTime(),
+            r.method,
+            r.path,
+            r.status,
+            r.latency_ms,
+            r.environment,
+            r.client_id,
+            r.request_body,
+          ],
+          [w.at, w.method, w.path, w.status, w.latency_ms, w.environment, w.client_id, w.request_body],
+          label,
+        );
+      }
+    }
+  }
+});
+
+test('pages do not overlap: a line of one millisecond shared with others is on exactly one page', async () => {
+  const repository = requestLogRepository(db.kysely);
+  const seen: string[] = [];
+  for (let offset = 0; ; offset += 40) {
+    const page = await repository.list({ accountId: 1 }, { limit: 40, offset });
+    seen.push(...page.map((r) => r.request_id));
+    if (page.length < 40) break;
+  }
+  assert.equal(new Set(seen).size, seen.length, 'no line twice');
+  assert.equal(seen.length, expected({ accountId: 1 }).length, 'every line once');
+});
+
+test('the retention removes a segment once its last line is older, and the rows as before', async () => {
+  const repository = requestLogRepository(db.kysely);
+  const cutoff = new Date(T0 + 2 * HOUR);
+  assert.equal(await repository.hasOlderThan(cutoff), true);
+  let lines = 0;
+  for (let n = { segments: 1, lines: 0 }; n.segments > 0; ) {
+    n = await repository.removeReadsOlderThan(cutoff, 7);
+    lines += n.lines;
+  }
+  await repository.removeOlderThan(cutoff, 100_000);
+  assert.equal(await repository.hasOlderThan(cutoff), false);
+  const left = await repository.list({ accountId: 1 }, { limit: 100_000, offset: 0 });
+  assert.ok(
+    left.every((r) => r.at.getTime() >= cutoff.getTime() - SEGMENT_SPAN_MS),
+    'nothing older is left',
+  );
+  const kept = new Set(left.map((r) => r.request_id));
+  const newer = written.filter((r) => r.account_id === 1 && r.at >= cutoff.getTime());
+  assert.ok(newer.length > 0 && newer.every((r) => kept.has(r.request_id)), 'every newer line is kept');
+  const older = written.filter((r) => r.at < cutoff.getTime()).length; // both accounts'
+  assert.ok(lines > 0 && lines <= older, `${lines} of ${older} older lines removed from segments`);
+});
