@@ -222,3 +222,23 @@ test('the retention removes a segment once its last line is older, and the rows 
   const older = written.filter((r) => r.at < cutoff.getTime()).length; // both accounts'
   assert.ok(lines > 0 && lines <= older, `${lines} of ${older} older lines removed from segments`);
 });
+
+test('one batch a second waits for the disk; the batches between commit without waiting', async () => {
+  const repository = requestLogRepository(db.kysely);
+  // the WAL written out by commits (PostgreSQL 18's I/O statistics: PGlite's database): a commit that
+  // waits for the disk writes its WAL and syncs it; one that does not wait leaves it in memory
+  const walSyncs = async () => {
+    await sql`SELECT pg_stat_force_next_flush()`.execute(db.kysely);
+    const { rows } = await sql<{ n: string }>`
+      SELECT sum(writes) AS n FROM pg_stat_io WHERE object = 'wal'`.execute(db.kysely);
+    return Number(rows[0].n);
+  };
+  const before = await walSyncs();
+  const at = T0 + 7 * HOUR;
+  for (let b = 0; b < 10; b++)
+    await repository.insert([row(90_000 + b, at + b), row(91_000 + b, at + b, { status: 500 })]);
+  const synced = (await walSyncs()) - before;
+  assert.ok(synced >= 1 && synced <= 2, `${synced} of 10 batches waited for the disk`);
+  const listed = await repository.list({ accountId: 1, from: new Date(at) }, { limit: 100, offset: 0 });
+  assert.equal(listed.length, 20, 'every batch written all the same');
+});
