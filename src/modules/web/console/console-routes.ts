@@ -1,4 +1,5 @@
 import type { Static, TSchema } from 'typebox';
+import { toLimitOffset } from '../../../http/paging.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import { createAccountInputOf } from '../../accounts/index.ts';
 import {
@@ -59,12 +60,6 @@ const account = (request: AuditedRequest) => `account ${params(request).accountI
 const statusAction = (thing: string) => (request: AuditedRequest) =>
   `${thing}.${String((request.body as { status: string }).status).toLowerCase()}`;
 
-/** A page of `size` (25 by default) as a limit and an offset. */
-const pageOf = (query: { page?: number; size?: number }) => {
-  const size = query.size ?? 25;
-  return { limit: size, offset: ((query.page ?? 1) - 1) * size };
-};
-
 /** One of the console's catalogues: gift card products, top-up operators. */
 interface Catalogue<Page extends TSchema, Params extends TSchema, Status extends TSchema> {
   /** GET `path`: one page; POST `path/:idParam/status`: one item's status. */
@@ -92,7 +87,7 @@ function catalogueRoutes<Page extends TSchema, Params extends TSchema, Status ex
   app.get(
     path,
     { config: { permission: 'read' }, schema: { querystring: SearchQuery, response: { 200: schemas.page } } },
-    async (request) => loose.page(request.query.search || undefined, pageOf(request.query)),
+    async (request) => loose.page(request.query.search || undefined, toLimitOffset(request.query, 25)),
   );
 
   app.post(
@@ -141,7 +136,7 @@ export function consoleRoutes(
     '/api/accounts',
     { config: { permission: 'read' }, schema: { querystring: SearchQuery, response: { 200: AccountList } } },
     async (request) => ({
-      items: await c.searchAccounts(request.query.search || undefined, pageOf(request.query)),
+      items: await c.searchAccounts(request.query.search || undefined, toLimitOffset(request.query, 25)),
     }),
   );
 
@@ -289,13 +284,11 @@ export function consoleRoutes(
       schema: { params: AccountIdParams, querystring: RequestLogQuery, response: { 200: RequestLogPage } },
     },
     async (request) => {
-      const { page = 1, size = 50, ...filter } = request.query;
+      const { page, size, ...filter } = request.query;
+      const paging = toLimitOffset({ page, size }, 50);
       await c.show(request.params.accountId);
-      const found = await deps.requestLog.list(request.params.accountId, filter, {
-        limit: size,
-        offset: (page - 1) * size,
-      });
-      return { ...found, page, size };
+      const found = await deps.requestLog.list(request.params.accountId, filter, paging);
+      return { ...found, page: paging.page, size: paging.size };
     },
   );
 
@@ -304,10 +297,9 @@ export function consoleRoutes(
     '/api/audit',
     { config: { permission: 'read' }, schema: { querystring: AuditListQuery, response: { 200: AuditPage } } },
     async (request) => {
-      const { page: p, size: s, ...filter } = request.query;
-      const size = s ?? 25;
-      const page = p ?? 1;
-      return { ...(await deps.audit.list(filter, { limit: size, offset: (page - 1) * size })), page, size };
+      const { page, size, ...filter } = request.query;
+      const paging = toLimitOffset({ page, size }, 25);
+      return { ...(await deps.audit.list(filter, paging)), page: paging.page, size: paging.size };
     },
   );
 

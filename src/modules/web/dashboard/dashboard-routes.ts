@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import type { Base } from '../../../http/bases.ts';
+import { toLimitOffset } from '../../../http/paging.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import { type AuditedRequest, params } from '../../audit/index.ts';
@@ -251,12 +252,10 @@ export function dashboardRoutes(
       schema: { querystring: RequestLogQuery, response: { 200: RequestLogPage } },
     },
     async (request) => {
-      const { page = 1, size = 50, ...filter } = request.query;
-      const found = await deps.requestLog.list(accountOf(request).accountId, filter, {
-        limit: size,
-        offset: (page - 1) * size,
-      });
-      return { ...found, page, size };
+      const { page, size, ...filter } = request.query;
+      const paging = toLimitOffset({ page, size }, 50);
+      const found = await deps.requestLog.list(accountOf(request).accountId, filter, paging);
+      return { ...found, page: paging.page, size: paging.size };
     },
   );
 

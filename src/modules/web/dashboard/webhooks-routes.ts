@@ -1,3 +1,4 @@
+import { toLimitOffset } from '../../../http/paging.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import { params } from '../../audit/index.ts';
 import { EVENT_TYPES, type WebhookService } from '../../webhooks/index.ts';
@@ -103,14 +104,9 @@ export function dashboardWebhookRoutes(app: TypedApp, deps: { webhooks: WebhookS
       config: { permission: 'webhooks' },
     },
     async (request) => {
-      const page = request.query.page ?? 1;
-      const size = request.query.size ?? 20;
-      const found = await webhooks.deliveries(
-        request.params.endpointId,
-        { limit: size, offset: (page - 1) * size },
-        ownerOf(request),
-      );
-      return { ...found, page, size };
+      const paging = toLimitOffset(request.query, 20);
+      const found = await webhooks.deliveries(request.params.endpointId, paging, ownerOf(request));
+      return { ...found, page: paging.page, size: paging.size };
     },
   );
 
