@@ -57,7 +57,6 @@ interface Segment {
   client_id: string;
   first_at: number;
   last_at: number;
-  lines: number;
   /** [[at ms, method, path, status, latency ms, request id], ...] */
   entries: Array<[number, string, string, number, number, string]>;
 }
@@ -81,14 +80,12 @@ export function segmentsOf(rows: RequestLogRow[]): Segment[] {
         client_id: r.client_id,
         first_at: r.at,
         last_at: r.at,
-        lines: 0,
         entries: [],
       };
       open.set(key, segment);
     }
     segment.first_at = Math.min(segment.first_at, r.at);
     segment.last_at = Math.max(segment.last_at, r.at);
-    segment.lines++;
     segment.entries.push([r.at, r.method, r.path, r.status, r.latency_ms, r.request_id]);
   }
   return [...done, ...open.values()];
@@ -146,13 +143,13 @@ export function requestLogRepository(appDb: Kysely<Database>) {
   function lines(q: RequestLogQuery, w: TimeRange) {
     const c = conditions(q, w);
     const own = sql`
-      SELECT at, id AS seq, 1 AS source, environment, product, client_id, method, path, status, latency_ms,
+      SELECT at, 1 AS source, id AS seq, 0::bigint AS place, environment, product, client_id, method, path, status, latency_ms,
              request_id, request_body, response_body
       FROM api_request_log WHERE ${sql.join(c.own, sql` AND `)}`;
     if (!c.segments) return own;
     return sql`${own}
       UNION ALL
-      SELECT e.at, s.id * 1000 + e.n, 0, s.environment, s.product, s.client_id, e.method, e.path, e.status,
+      SELECT e.at, 0, s.id, e.n, s.environment, s.product, s.client_id, e.method, e.path, e.status,
              e.latency_ms, e.request_id, NULL, NULL
       FROM api_request_reads s
       CROSS JOIN LATERAL (
@@ -162,18 +159,20 @@ export function requestLogRepository(appDb: Kysely<Database>) {
       WHERE ${sql.join(c.segment, sql` AND `)}`;
   }
 
-  async function count(q: RequestLogQuery, w: TimeRange): Promise<number> {
-    const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM (${lines(q, w)}) l`.execute(
-      db,
-    );
-    return Number(rows[0].n);
+  /** Holds the range at least `need` lines? Stops reading segments once it has found them. */
+  async function holds(q: RequestLogQuery, w: TimeRange, need: number): Promise<boolean> {
+    const { rows } = await sql<{ n: number | string }>`
+      SELECT count(*) AS n FROM (SELECT 1 FROM (${lines(q, w)}) l LIMIT ${need}) found`.execute(db);
+    return Number(rows[0].n) >= need;
   }
 
   return {
     async insert(rows: RequestLogRow[]): Promise<void> {
       if (rows.length === 0) return;
-      const own = rows.filter(ownsRow);
-      const segments = segmentsOf(own.length === rows.length ? [] : rows.filter((r) => !ownsRow(r)));
+      const own: RequestLogRow[] = [];
+      const reads: RequestLogRow[] = [];
+      for (const r of rows) (ownsRow(r) ? own : reads).push(r);
+      const segments = segmentsOf(reads);
       const ownRows = sql`
         INSERT INTO api_request_log (at, account_id, environment, product, client_id, method, path, status,
                                      latency_ms, request_id, request_body, response_body, transaction_id)
@@ -192,13 +191,13 @@ export function requestLogRepository(appDb: Kysely<Database>) {
       const values = segments.map(
         (s) => sql`(${s.account_id}::bigint, ${s.environment}::text, ${s.product}::text, ${s.client_id}::text,
           to_timestamp(${s.first_at}::float8 / 1000.0), to_timestamp(${s.last_at}::float8 / 1000.0),
-          ${s.lines}::integer, ${JSON.stringify(s.entries)}::text)`,
+          ${s.entries.length}::integer, ${JSON.stringify(s.entries)}::text)`,
       );
-      const reads = sql`
+      const readRows = sql`
         INSERT INTO api_request_reads (account_id, environment, product, client_id, first_at, last_at, lines, entries)
         VALUES ${sql.join(values)}`;
       // one statement, so a batch is written whole or not at all
-      const statement = own.length ? sql`WITH own AS (${ownRows}) ${reads}` : reads;
+      const statement = own.length ? sql`WITH own AS (${ownRows}) ${readRows}` : readRows;
       // A log, not a ledger: one batch a second waits for the disk, the others commit without
       // waiting (their WAL goes with the next commit that waits: an order's, or this log's next
       // second). On the embedded database each wait was an fdatasync in the server's own thread,
@@ -231,13 +230,14 @@ export function requestLogRepository(appDb: Kysely<Database>) {
 
     /**
      * One page of the account's lines, newest first (`limit` of them after `offset`). The segments'
-     * lines are read in a window of time that grows from the newest line back until it holds the
-     * page, so the first pages of a long log parse only the last minutes' segments.
+     * lines are read in a window of time that grows eightfold from the last minute before the newest
+     * line until it holds the page (each look stops parsing once it has found enough), so the first
+     * pages of a long log parse only the last minutes' segments.
      */
     async list(q: RequestLogQuery, page: { limit: number; offset: number }): Promise<StoredRequest[]> {
       const select = (w: TimeRange) =>
         sql<StoredRequest>`SELECT * FROM (${lines(q, w)}) l
-          ORDER BY at DESC, source DESC, seq DESC LIMIT ${page.limit} OFFSET ${page.offset}`
+          ORDER BY at DESC, source DESC, seq DESC, place DESC LIMIT ${page.limit} OFFSET ${page.offset}`
           .execute(db)
           .then((r) => r.rows);
       const { rows } = await sql<{ newest: Date | null; oldest: Date | null }>`
@@ -251,10 +251,10 @@ export function requestLogRepository(appDb: Kysely<Database>) {
       const need = page.offset + page.limit;
       const to = Math.min(q.to?.getTime() ?? Number.POSITIVE_INFINITY, new Date(newest).getTime() + 1);
       const floor = Math.max(q.from?.getTime() ?? Number.NEGATIVE_INFINITY, new Date(oldest).getTime());
-      for (let span = 10 * 60_000; to - span > floor; span *= 8) {
+      for (let span = 60_000; to - span > floor; span *= 8) {
         const w = { from: new Date(to - span), to: new Date(to) };
         if (q.from && q.from > w.from) w.from = q.from;
-        if ((await count(q, w)) >= need) return select(w);
+        if (await holds(q, w, need)) return select(w);
       }
       return select({ from: q.from, to: q.to });
     },
