@@ -28,10 +28,11 @@ export interface FulfilmentProvider<Request, Order, Step> {
 /**
  * The same shape for providers that read or write the database or call out (the gift card code
  * stock; later an upstream service): `accept` may look things up; `reserve`, when a provider has it,
- * runs in the order's own database transaction right after its debit and insert, so what it takes
- * (stock codes) commits or rolls back with the debit, and an `AppError` it throws refuses the order
- * with nothing debited; `step` runs in the step's transaction, on the order's locked row. Synchronous
- * providers (the sandbox simulators) fit it as they are.
+ * runs in the order's own database transaction right before its debit and the order's row are
+ * written (what it writes refers to the order's id: such references are checked at the commit), so
+ * what it takes (stock codes) commits or rolls back with the debit, and an `AppError` it throws
+ * refuses the order with nothing debited; `step` runs in the step's transaction, on the order's
+ * locked row. Synchronous providers (the sandbox simulators) fit it as they are.
  *
  * @example
  * await provider.accept({ productId: 1840, preOrder: false, quantity: 1, unitPrice: '25' });
@@ -42,9 +43,10 @@ export interface TransactionalFulfilmentProvider<Request, Order, Step, Trx> {
   /** `trx`: the order's transaction, when asked again from inside it (`reserve`). */
   accept(request: Request, trx?: Trx): void | Promise<void>;
   /**
-   * Takes what the order needs in its own transaction. Returns the step when what it took settles
-   * the order there and then (the stock's codes: SUCCESSFUL with its cards), which the order path
-   * applies in the same transaction; nothing when the order's first step is still to be taken.
+   * Takes what the order needs in its own transaction, before its row is written. Returns the step
+   * when what it took settles the order there and then (the stock's codes: SUCCESSFUL with its
+   * cards): the order's first step, its row written in that state; nothing when the order's first
+   * step is still to be taken (after the commit). The orders of a batch call it in the same turn.
    */
   reserve?(trx: Trx, order: Order): Promise<Step | undefined>;
   step(order: Order, now: Date, trx: Trx): Step | Promise<Step>;

@@ -237,6 +237,104 @@ for (const database of ['pglite', 'postgres'] as const) {
       assert.deepEqual(await server.admin.audit(), []);
     });
 
+    test("a burst of live orders of one account: each batch's draws are one statement, every code sold once, the oldest first", async () => {
+      await route(AMAZON_US, 'stock');
+      const left = (await stockOf(AMAZON_US)).find((l) => l.faceValue === 25) ?? { available: 0, sold: 0 };
+      const imported = codes(40, 25);
+      assert.equal((await importCodes(AMAZON_US, csv(imported.rows))).status, 200);
+      const client = await liveClient();
+      const before = server.runtime.services.ledger.batchStats();
+      // 24 orders, every fourth of two cards: 30 of the 40 codes
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          client.post('/orders', {
+            productId: AMAZON_US,
+            quantity: i % 4 === 3 ? 2 : 1,
+            unitPrice: 25,
+            senderName: 'Ada',
+            customIdentifier: `stock-burst-${i}`,
+          }),
+        ),
+      );
+      const after = server.runtime.services.ledger.batchStats();
+      assert.ok(after.orders - before.orders > after.batches - before.batches, 'no batch formed');
+      assert.equal(after.fallbacks, before.fallbacks, 'a batch drew short and ran its orders alone');
+      const sold: string[] = [];
+      for (const [i, a] of answers.entries()) {
+        assert.equal(a.status, 200, a.text);
+        assert.equal(a.body.status, 'SUCCESSFUL');
+        const read = await client.get(`/reports/transactions/${a.body.transactionId}`);
+        assert.deepEqual(read.body, a.body, 'the stored transaction differs from the answer');
+        const cards = await client.get(`/orders/transactions/${a.body.transactionId}/cards`);
+        assert.equal(cards.body.length, i % 4 === 3 ? 2 : 1);
+        const numbers = cards.body.map((c: { cardNumber: number | string }) => String(c.cardNumber));
+        // an order's cards are in the order they were imported (drawn oldest first)
+        const places = numbers.map((n: string) => imported.cards.findIndex((c) => c.cardNumber === n));
+        assert.deepEqual(
+          places,
+          [...places].sort((x, y) => x - y),
+        );
+        sold.push(...numbers);
+      }
+      // each code to one order, the oldest first: the codes left from before, then the first imported
+      assert.equal(new Set(sold).size, 30);
+      const firstImported = 30 - left.available;
+      for (const [i, c] of imported.cards.entries())
+        assert.equal(sold.includes(c.cardNumber), i < firstImported, `imported code ${i}`);
+      const line = (await stockOf(AMAZON_US)).find((l) => l.faceValue === 25);
+      assert.deepEqual([line.available, line.sold], [left.available + 10, left.sold + 30]);
+      const spent = answers.reduce((sum, a) => sum + a.body.amount, 0);
+      assert.equal(Math.round((10_000 - (await balanceOf(client))) * 100), Math.round(spent * 100));
+      assert.deepEqual(await server.admin.audit(), []);
+    });
+
+    test('a batch that draws short runs its orders alone: the first ones filled, then refusals and pre-orders waiting', async () => {
+      await route(SPOTIFY_US, 'stock');
+      const left = (await stockOf(SPOTIFY_US)).find((l) => l.faceValue === 10) ?? { available: 0, sold: 0 };
+      assert.ok(left.available < 21);
+      assert.equal((await importCodes(SPOTIFY_US, csv(codes(21 - left.available, 10).rows))).status, 200);
+      const client = await liveClient();
+      const before = server.runtime.services.ledger.batchStats();
+      // 12 orders of two cards for 21 codes (each passes the quick check): 10 are filled; of the last
+      // two, the order is refused with nothing debited and the pre-order waits, none takes the code left
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          client.post('/orders', {
+            productId: SPOTIFY_US,
+            quantity: 2,
+            unitPrice: 10,
+            senderName: 'Ada',
+            preOrder: i % 2 === 1,
+            customIdentifier: `stock-short-${i}`,
+          }),
+        ),
+      );
+      const after = server.runtime.services.ledger.batchStats();
+      assert.ok(after.fallbacks > before.fallbacks, 'no batch fell back');
+      const filled = answers.filter((a) => a.status === 200 && a.body.status === 'SUCCESSFUL');
+      const waiting = answers.filter((a) => a.status === 200 && a.body.status === 'PENDING');
+      const refused = answers.filter((a) => a.status !== 200);
+      assert.equal(filled.length, 10);
+      assert.equal(waiting.length + refused.length, 2);
+      for (const a of waiting) assert.equal(a.body.preOrdered, true);
+      for (const a of refused) {
+        assert.equal(a.status, 422, a.text);
+        assert.match(a.body.message, /out of stock/);
+      }
+      const line = (await stockOf(SPOTIFY_US)).find((l) => l.faceValue === 10);
+      assert.deepEqual([line.available, line.sold, line.preOrdered], [1, left.sold + 20, 2 * waiting.length]);
+      const paid = [...filled, ...waiting].reduce((sum, a) => sum + a.body.amount, 0);
+      assert.equal(Math.round((10_000 - (await balanceOf(client))) * 100), Math.round(paid * 100));
+      // codes for the waiting pre-orders: the worker fills them
+      assert.equal((await importCodes(SPOTIFY_US, csv(codes(2 * waiting.length, 10).rows))).status, 200);
+      await server.runtime.services.worker.runDue();
+      for (const a of waiting) {
+        const done = await client.get(`/reports/transactions/${a.body.transactionId}`);
+        assert.equal(done.body.status, 'SUCCESSFUL');
+      }
+      assert.deepEqual(await server.admin.audit(), []);
+    });
+
     test('a pre-order waits PENDING and is fulfilled by the worker once an import brings codes', async () => {
       await route(SPOTIFY_US, 'stock');
       const client = await liveClient();

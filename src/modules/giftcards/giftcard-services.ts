@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { cardCodesKey } from '../../lib/card-codes.ts';
+import { createGathering } from '../group-commit/index.ts';
 import type { ProductDeps } from '../orders/index.ts';
 import { catalogRepository } from './catalog/catalog-repository.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
@@ -31,9 +34,18 @@ export function createGiftcardServices(deps: ProductDeps) {
   const catalog = createCatalogService({ repository: catalogRepository(db), fx, countries, clock });
   const repository = ordersRepository(db);
   const stockRepo = stockRepository(db);
+  // a batch's live orders ask their products' routes again in one statement
+  const routes = createGathering({
+    gathers: ledger.inBatch,
+    one: (trx: Kysely<Database>, productId: number) => stockRepo.route(productId, trx),
+    many: async (trx, productIds) => {
+      const found = await stockRepo.routesOf(trx, productIds);
+      return productIds.map((id) => found.get(id) ?? null);
+    },
+  });
   const live = createLiveProvider({
-    route: (productId, trx) => stockRepo.route(productId, trx),
-    stock: createStockProvider({ repository: stockRepo, codec, clock }),
+    route: (productId, trx) => (trx ? routes.run(trx, productId) : stockRepo.route(productId)),
+    stock: createStockProvider({ repository: stockRepo, codec, clock, gathers: ledger.inBatch }),
     // the upstream, when one is configured for gift cards; else refused (422) as before
     upstream: createUpstreamProvider({ upstreams, unconfigured: unconfiguredProvider('live upstream') }),
     fallback: createUpstreamProvider({ upstreams, unconfigured: unconfiguredProvider('live') }),

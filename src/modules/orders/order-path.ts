@@ -14,17 +14,18 @@ import type { NewOrder, OrderAdapter, OrderTypes } from './order-adapter.ts';
  * runs `stepIfDue` (and `retryLater` when a step threw). What differs per product is its adapter
  * (`order-adapter.ts`); this file is the sequence, the transaction and the steps:
  *
- *   check -> price -> accept -> transaction (reserve, first step, debit + rows, provider's reserve,
- *   refund) -> the first step of a provider that works outside memory -> answer -> view
+ *   check -> price -> accept -> transaction (reserve, the provider's reserve or first step, debit
+ *   + rows, refund) -> the first step of a provider that works outside memory -> answer -> view
  *
  * The transaction is the ledger's `orderTransaction`, shared with the other orders of the account
  * waiting meanwhile (modules/group-commit/); each statement the orders of a batch make together is
  * one for the whole batch. A provider that answers from memory (the sandboxes) takes its first step
- * before the writes, so the row is written in the state it reached; one that reads the database or
- * calls out (it has `reserve`: the code stock, an upstream) takes it right after the commit, on the
- * order's locked row, outside any transaction when it calls out (`lib/fulfilment-step.ts`), unless
- * its `reserve` settled the order in the transaction (the stock, every code drawn). A first
- * step that fails (throws) leaves the order accepted and paid, due at `rescueAt`: the worker takes it on.
+ * before the writes, so the row is written in the state it reached. One that reads the database or
+ * calls out (it has `reserve`: the code stock, an upstream) takes what it needs before the debit
+ * (the stock's codes); when that settles the order (every code drawn), the row is written in that
+ * state too. Else it takes its first step right after the commit, on the order's locked row,
+ * outside any transaction when it calls out (`lib/fulfilment-step.ts`). A first step that fails
+ * (throws) leaves the order accepted and paid, due at `rescueAt`: the worker takes it on.
  *
  * @example
  * const orders = createOrderPath({ db, clock, ledger, providers, settings: { callOutClaimMs } }, adapter);
@@ -94,9 +95,7 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
     // Accepted and paid: whatever the first step of a provider that works outside memory does, the
     // caller gets the order (a step that failed here is retried by the worker from its next look),
     // or the refusal it was refunded for.
-    if (placed.settled) {
-      row = (await a.repository.get(row.id)) ?? row;
-    } else if (provider.reserve) {
+    if (provider.reserve && !placed.settled) {
       const id = row.id;
       const taken = await step(id, false, true).catch(async () => ({
         row: (await a.repository.get(id)) ?? row,
@@ -134,8 +133,21 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
       rescueAt: new Date(now.getTime() + rescueAfterMs),
     };
     const order = a.toFulfil(n);
-    // From memory, before the writes; a step that fails leaves the order to the worker (rescueAt).
-    if (!provider.reserve) n.first = await firstStep(provider, n, order, trx);
+    let settled = false;
+    if (provider.reserve) {
+      // What the provider takes now (stock codes) commits with the debit; its refusal rolls back
+      // before anything is debited. When that settles the order (every code drawn), that is its
+      // first step: the row is written SUCCESSFUL with its cards by the debit's own statement, as a
+      // sandbox order's is, so nothing follows the debit and its COMMIT may go right behind it.
+      const step = await provider.reserve(trx, order);
+      if (step) {
+        n.first = await a.firstStep(n, step);
+        settled = true;
+      }
+    } else {
+      // From memory, before the writes; a step that fails leaves the order to the worker (rescueAt).
+      n.first = await firstStep(provider, n, order, trx);
+    }
     const { amount, reason, rows } = a.debit(n);
     const debit = {
       accountId: principal.accountId,
@@ -150,9 +162,9 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
       },
     };
     // Nothing after the debit with its rows (gift cards), or after the rows `stored` writes (top-ups),
-    // when no provider reserves (stock, upstream) and no first step refunded: then the batch's COMMIT
-    // may go out right behind that statement (modules/group-commit/).
-    const last = !provider.reserve && !n.first?.refund;
+    // unless a first step refunded: then the batch's COMMIT may go out right behind that statement
+    // (modules/group-commit/).
+    const last = !n.first?.refund;
     const posted: PostingResult = await (debitWithRows
       ? debitWithRows(trx, debit, rows, last)
       : ledger.debitOrder(trx, debit)
@@ -161,15 +173,8 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
       throw error;
     });
     let row = await a.stored(trx, n, rows, posted, last);
-    // What the provider takes now (stock codes) commits with the debit; its refusal rolls it back.
-    // When that settles the order (every code drawn), its step is applied here too: the order
-    // commits SUCCESSFUL with its cards, with no second transaction after the commit (which cost a
-    // live stock order about ten more statements: the lock, the owner looked up three times, the
-    // codes read again).
-    const settled = await provider.reserve?.(trx, order);
-    if (settled) await a.apply(trx, row, settled);
     if (n.first?.refund) row = await a.refund(trx, row, n);
-    return { row, refusal: n.first?.refusal ?? null, settled: settled !== undefined };
+    return { row, refusal: n.first?.refusal ?? null, settled };
   }
 
   async function firstStep(

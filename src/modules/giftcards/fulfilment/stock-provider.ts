@@ -3,24 +3,33 @@ import type { Database } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import type { CardCodec } from '../../../lib/card-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import type { SealedCode, StockRepository } from '../stock/stock-repository.ts';
+import { createGathering } from '../../group-commit/index.ts';
+import type { SealedCode, StockDraw, StockRepository } from '../stock/stock-repository.ts';
 import type { FulfilmentStep, GiftcardProvider, OrderToFulfil } from './provider.ts';
 
 /**
  * Live fulfilment from the operator's code stock (`stock/`). `accept` refuses at once an order the
  * stock cannot serve (fewer unsold codes of its face value than its quantity, and no pre-order);
- * `reserve` draws the codes in the order's own transaction, so codes and debit commit together, and
- * a draw that comes up short (another order took them meanwhile) refuses the order with its debit
- * rolled back. A pre-order that cannot be filled whole takes nothing and waits PENDING; each step
- * (the worker's, brought forward by an import) tries the draw again. `step` hands the drawn codes
- * to the state machine, which stores them as the order's cards like any provider's.
+ * `reserve` draws the codes in the order's own transaction, before its debit, so codes and debit
+ * commit together and the order is written SUCCESSFUL with its cards, and a draw that comes up short
+ * (another order took them meanwhile) refuses the order with nothing debited. The draws of a batch's
+ * orders are one statement (`drawOrders`); one that comes up short for any of them fails the batch,
+ * whose orders then draw alone, each to its own answer. A pre-order that cannot be filled whole
+ * takes nothing and waits PENDING; each step (the worker's, brought forward by an import) tries the
+ * draw again. `step` hands the drawn codes to the state machine, which stores them as the order's
+ * cards like any provider's.
  */
 const PRE_ORDER_RECHECK_MS = 60_000;
+
+/** A batch's draw that came up short for one of its orders: the batch's orders draw again alone. */
+class BatchDrawShort extends Error {}
 
 export function createStockProvider(deps: {
   repository: StockRepository;
   codec: CardCodec;
   clock: Clock;
+  /** True on a batch's transaction (the ledger's `inBatch`): its orders' draws are one statement. */
+  gathers: (trx: Kysely<Database>) => boolean;
 }): GiftcardProvider & { owns(trx: Kysely<Database>, transactionId: number): Promise<boolean> } {
   const { repository, codec, clock } = deps;
 
@@ -50,6 +59,41 @@ export function createStockProvider(deps: {
     ),
   });
 
+  /**
+   * One order's draw alone: its codes, recorded filled; or, for a pre-order that cannot be filled
+   * whole, nothing taken and its stock order recorded waiting (null).
+   */
+  async function drawAlone(trx: Kysely<Database>, o: StockDraw & { preOrder: boolean }) {
+    const drawn = await repository.draw(trx, o);
+    const filled = drawn.length === o.quantity;
+    if (!filled) {
+      if (!o.preOrder) throw outOfStock(o.productId, o.faceValue, drawn.length, o.quantity);
+      await repository.release(trx, o.transactionId);
+    }
+    await repository.insertOrder(trx, {
+      transaction_id: o.transactionId,
+      product_id: o.productId,
+      face_value: o.faceValue,
+      quantity: o.quantity,
+      created_at: o.createdAt,
+      filled_at: filled ? o.now : null,
+    });
+    return filled ? drawn : null;
+  }
+
+  const draws = createGathering({
+    gathers: deps.gathers,
+    one: drawAlone,
+    async many(trx, orders: Array<StockDraw & { preOrder: boolean }>) {
+      const drawn = await repository.drawOrders(trx, orders);
+      if (drawn.some((codes, i) => codes.length < orders[i].quantity))
+        throw new BatchDrawShort(
+          'a batch of live orders drew fewer codes than it needs: its orders draw alone',
+        );
+      return drawn;
+    },
+  });
+
   return {
     async accept({ productId, preOrder, quantity, unitPrice }) {
       if (preOrder) return;
@@ -58,23 +102,17 @@ export function createStockProvider(deps: {
     },
 
     async reserve(trx, order) {
-      const now = clock.now();
-      const drawn = await draw(trx, order, now);
-      const filled = drawn.length === order.quantity;
-      if (!filled) {
-        if (!order.preOrder) throw outOfStock(order.productId, order.unitPrice, drawn.length, order.quantity);
-        await repository.release(trx, order.transactionId);
-      }
-      await repository.insertOrder(trx, {
-        transaction_id: order.transactionId,
-        product_id: order.productId,
-        face_value: order.unitPrice,
+      const drawn = await draws.run(trx, {
+        transactionId: order.transactionId,
+        productId: order.productId,
+        faceValue: order.unitPrice,
         quantity: order.quantity,
-        created_at: order.createdAt,
-        filled_at: filled ? now : null,
+        createdAt: order.createdAt,
+        now: clock.now(),
+        preOrder: order.preOrder,
       });
       // every code drawn: the order is settled in its own transaction (SUCCESSFUL with these cards)
-      return filled ? cardsOf(drawn) : undefined;
+      return drawn ? cardsOf(drawn) : undefined;
     },
 
     async step(order, now, trx) {

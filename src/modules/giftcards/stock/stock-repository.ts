@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
+import { executePrepared } from '../../../db/prepared.ts';
 import type { Database, GiftcardStockTable } from '../../../db/schema.ts';
 
 /**
@@ -10,6 +11,16 @@ export type ProviderRoute = 'stock' | 'upstream';
 export interface SealedCode {
   card_number: string;
   pin_code: string;
+}
+
+/** A live order's draw from the stock: its codes, and its stock order recorded (see `drawOrders`). */
+export interface StockDraw {
+  transactionId: number;
+  productId: number;
+  faceValue: string;
+  quantity: number;
+  createdAt: Date;
+  now: Date;
 }
 
 export interface StockCount {
@@ -32,6 +43,20 @@ export function stockRepository(db: Kysely<Database>) {
         .where('product_id', '=', productId)
         .executeTakeFirst();
       return row?.provider ?? null;
+    },
+
+    /**
+     * The routes of several products in one statement (a batch's live orders, each asking again in
+     * its transaction: `live-provider.ts`); a product without a route is not in the map.
+     */
+    async routesOf(trx: Kysely<Database>, productIds: number[]): Promise<Map<number, ProviderRoute>> {
+      const { rows } = await executePrepared(
+        trx,
+        sql<{ product_id: number; provider: ProviderRoute }>`
+        SELECT product_id, provider FROM giftcard_product_providers
+        WHERE product_id IN (SELECT value::int FROM json_array_elements_text(${JSON.stringify(productIds)}::json))`,
+      );
+      return new Map(rows.map((r) => [Number(r.product_id), r.provider]));
     },
 
     /** Stores a product's route; null removes it (the live default). */
@@ -115,6 +140,71 @@ export function stockRepository(db: Kysely<Database>) {
           FOR UPDATE SKIP LOCKED)
         RETURNING id, card_number, pin_code`.execute(trx);
       return [...result.rows].sort((a, b) => Number(a.id) - Number(b.id));
+    },
+
+    /**
+     * The draws of a batch's live orders (modules/group-commit/) in ONE statement: for each product
+     * and face value, the oldest unsold codes the orders need together, locked as `draw` locks them
+     * (FOR UPDATE SKIP LOCKED) and handed out in the orders' order (the first order the oldest codes,
+     * as one draw after the other would), each order's stock order recorded filled. Returns each
+     * order's codes, in the orders' order, in the order they were drawn. When any order got fewer
+     * than it asked, the statement has recorded what it should not (a stock order filled, or a
+     * pre-order's part): the caller fails the batch, whose orders then draw alone (`draw`).
+     */
+    async drawOrders(trx: Kysely<Database>, orders: StockDraw[]): Promise<SealedCode[][]> {
+      const now = orders[0].now;
+      const wanted = orders.map((o, i) => ({
+        i,
+        transaction_id: o.transactionId,
+        product_id: o.productId,
+        face_value: o.faceValue,
+        quantity: o.quantity,
+        created_at: o.createdAt,
+      }));
+      const { rows } = await executePrepared(
+        trx,
+        sql<SealedCode & { id: string; transaction_id: string }>`
+        WITH wanted AS (
+          SELECT w.*, sum(w.quantity) OVER (PARTITION BY w.product_id, w.face_value ORDER BY w.i) - w.quantity AS after
+          FROM json_to_recordset(${JSON.stringify(wanted)}::json)
+            AS w(i int, transaction_id bigint, product_id int, face_value numeric, quantity int, created_at timestamptz)
+        ), needed AS (
+          SELECT product_id, face_value, sum(quantity) AS codes FROM wanted GROUP BY product_id, face_value
+        ), picked AS (
+          SELECT c.id, n.product_id, n.face_value,
+                 row_number() OVER (PARTITION BY n.product_id, n.face_value ORDER BY c.id) AS place
+          FROM needed n CROSS JOIN LATERAL (
+            SELECT id FROM giftcard_stock
+            WHERE product_id = n.product_id AND face_value = n.face_value
+              AND transaction_id IS NULL AND (expires_at IS NULL OR expires_at > ${now})
+            ORDER BY id
+            LIMIT n.codes
+            FOR UPDATE SKIP LOCKED) c
+        ), sold AS (
+          UPDATE giftcard_stock s SET transaction_id = w.transaction_id, sold_at = ${now}
+          FROM picked p JOIN wanted w
+            ON w.product_id = p.product_id AND w.face_value = p.face_value
+           AND p.place > w.after AND p.place <= w.after + w.quantity
+          WHERE s.id = p.id AND s.transaction_id IS NULL
+          RETURNING s.id, s.transaction_id, s.card_number, s.pin_code
+        ), recorded AS (
+          INSERT INTO giftcard_stock_orders (transaction_id, product_id, face_value, quantity, created_at, filled_at)
+          SELECT transaction_id, product_id, face_value, quantity, created_at, ${now} FROM wanted
+        )
+        SELECT id, transaction_id, card_number, pin_code FROM sold`,
+      );
+      const byOrder = new Map<number, Array<SealedCode & { id: string }>>();
+      for (const r of rows) {
+        const id = Number(r.transaction_id);
+        const codes = byOrder.get(id) ?? [];
+        codes.push(r);
+        byOrder.set(id, codes);
+      }
+      return orders.map((o) =>
+        (byOrder.get(o.transactionId) ?? [])
+          .sort((a, b) => Number(a.id) - Number(b.id))
+          .map(({ card_number, pin_code }) => ({ card_number, pin_code })),
+      );
     },
 
     /** Gives back the codes a transaction took (a pre-order that could not be filled whole). */
