@@ -28,6 +28,7 @@ import { createWebServices, rolesWith } from './modules/web/index.ts';
 import { createWebhooks } from './modules/webhooks/index.ts';
 import { catalogueSyncJob } from './worker/catalogue-sync-job.ts';
 import {
+  BUSY_ORDERS,
   createLeases,
   createWorker,
   giftcardFulfilmentJob,
@@ -234,7 +235,13 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
       giftcardFulfilmentJob(giftcards.orders, leases, config.fulfilmentPollMs),
       topupCompletionJob(topups.orders, leases, config.topupWorkerIntervalMs),
       webhookDeliveryJob(webhooks, leases, config.webhookPollMs),
-      messageDeliveryJob(messaging, leases, config.messagePollMs),
+      // the outbox yields to a burst of orders (at most YIELD_MAX_MS per message)
+      messageDeliveryJob(
+        messaging,
+        leases,
+        config.messagePollMs,
+        () => ledger.ordersInFlight() >= BUSY_ORDERS,
+      ),
       ...(Number(config.upstreamSyncMinutes) > 0
         ? [catalogueSyncJob(catalogSync, Number(config.upstreamSyncMinutes))]
         : []),

@@ -1,6 +1,6 @@
 /** The background worker: one job loop, one handler per job type. */
 export { createLeases, type Leases, leaseOwner } from './lease-repository.ts';
-export { messageDeliveryJob } from './message-delivery-job.ts';
+export { BUSY_ORDERS, messageDeliveryJob } from './message-delivery-job.ts';
 export { giftcardFulfilmentJob, orderStepJob, topupCompletionJob } from './order-step-job.ts';
 export { requestLogRetentionJob } from './request-log-retention-job.ts';
 export { webhookDeliveryJob } from './webhook-delivery-job.ts';

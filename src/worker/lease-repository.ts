@@ -28,19 +28,23 @@ export function createLeases(db: Kysely<Database>, options: { owner: string; lea
     owner,
     leaseMs,
 
-    /** Leases at most `limit` rows due at `now` (oldest first) to this server; returns them, by id. */
+    /**
+     * Leases at most `limit` rows due at `now` (oldest first) to this server; returns them, by id.
+     * `dueBy`: only rows that were due by then (earlier than `now`: those that have waited longest).
+     */
     async claim<T extends LeasedTable>(
       table: T,
       due: DueColumn,
       now: Date,
       limit: number,
+      dueBy: Date = now,
     ): Promise<Selectable<LeasedRows[T]>[]> {
       const until = new Date(now.getTime() + leaseMs);
       const { rows } = await sql<Selectable<LeasedRows[T]>>`
         UPDATE ${sql.table(table)} AS t SET lease_until = ${until}, leased_by = ${owner}
         WHERE t.id IN (
           SELECT id FROM ${sql.table(table)}
-          WHERE ${sql.ref(due)} <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
+          WHERE ${sql.ref(due)} <= ${dueBy} AND (lease_until IS NULL OR lease_until <= ${now})
           ORDER BY ${sql.ref(due)}
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)

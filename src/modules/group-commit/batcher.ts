@@ -110,6 +110,8 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
   // per account and environment: the orders waiting, and how many batches of it are running
   const lanes = new Map<string, Lane>();
   const stats = { batches: 0, orders: 0, fallbacks: 0, commitsBehind: 0 };
+  // orders handed to `run` and not yet answered: what the outbox's delivery yields to (worker/)
+  let inFlightOrders = 0;
 
   async function alone(job: Job) {
     try {
@@ -225,7 +227,8 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     /** Runs `work` in a transaction, shared with the other orders of `key` that are waiting. */
     run<T>(key: BatchKey, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
       const id = `${key.accountId}/${key.environment}`;
-      return new Promise<T>((resolve, reject) => {
+      inFlightOrders++;
+      const answered = new Promise<T>((resolve, reject) => {
         const job: Job = { work, tag: key.tag, resolve: resolve as (value: unknown) => void, reject };
         let lane = lanes.get(id);
         if (!lane) {
@@ -242,7 +245,12 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
           setImmediate(() => void drain(id, lane));
         }
       });
+      return answered.finally(() => {
+        inFlightOrders--;
+      });
     },
+    /** Orders waiting or running now, in every lane. */
+    ordersInFlight: (): number => inFlightOrders,
     /** True on the transaction of a batch of two or more orders (for `createGathering`). */
     inBatch: (trx: Kysely<Database>): boolean => batches.has(trx),
 

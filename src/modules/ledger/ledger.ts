@@ -445,6 +445,8 @@ export function createLedger(
     discrepancies,
     orderMismatches,
     batchStats: groupCommit.stats,
+    /** Orders of either product waiting for or running in their transaction now. */
+    ordersInFlight: groupCommit.ordersInFlight,
     /** True on the transaction of a batch of orders (for `createGathering`). */
     inBatch,
     /** A batch's last statement, with its COMMIT behind it when it may (group-commit's `runLast`). */
