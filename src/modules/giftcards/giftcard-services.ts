@@ -45,6 +45,7 @@ export function createGiftcardServices(deps: ProductDeps) {
   });
   const live = createLiveProvider({
     route: (productId, trx) => (trx ? routes.run(trx, productId) : stockRepo.route(productId)),
+    routeAndAvailable: (r) => stockRepo.routeAndAvailable(r.productId, r.unitPrice, clock.now(), r.quantity),
     stock: createStockProvider({ repository: stockRepo, codec, clock, gathers: ledger.inBatch }),
     // the upstream, when one is configured for gift cards; else refused (422) as before
     upstream: createUpstreamProvider({ upstreams, unconfigured: unconfiguredProvider('live upstream') }),

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { ProviderRoute } from '../stock/stock-repository.ts';
-import type { GiftcardProvider, OrderToFulfil } from './provider.ts';
+import type { GiftcardProvider, OrderRequest, OrderToFulfil } from './provider.ts';
+import type { StockProvider } from './stock-provider.ts';
 
 /**
  * Live's provider: each product goes to the provider its route names (`airgift products provider ID
@@ -16,7 +17,9 @@ import type { GiftcardProvider, OrderToFulfil } from './provider.ts';
 export function createLiveProvider(deps: {
   /** The product's route, read in `trx` when given. */
   route(productId: number, trx?: Kysely<Database>): Promise<ProviderRoute | null>;
-  stock: GiftcardProvider & { owns(trx: Kysely<Database>, transactionId: number): Promise<boolean> };
+  /** The product's route and its unsold codes of the order's face value, in one look. */
+  routeAndAvailable(request: OrderRequest): Promise<{ route: ProviderRoute | null; available: number }>;
+  stock: StockProvider;
   upstream: GiftcardProvider & { owns?(trx: Kysely<Database>, transactionId: number): Promise<boolean> };
   fallback: GiftcardProvider;
 }): GiftcardProvider {
@@ -33,7 +36,11 @@ export function createLiveProvider(deps: {
 
   return {
     async accept(request, trx) {
-      await pick(await deps.route(request.productId, trx)).accept(request, trx);
+      if (trx) return pick(await deps.route(request.productId, trx)).accept(request, trx);
+      // before the order's transaction: the route and the stock's count in one statement
+      const { route, available } = await deps.routeAndAvailable(request);
+      if (route === 'stock') return stock.acceptCounted(request, available);
+      await pick(route).accept(request);
     },
 
     async reserve(trx, order) {

@@ -5,7 +5,7 @@ import type { CardCodec } from '../../../lib/card-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { createGathering } from '../../group-commit/index.ts';
 import type { SealedCode, StockDraw, StockRepository } from '../stock/stock-repository.ts';
-import type { FulfilmentStep, GiftcardProvider, OrderToFulfil } from './provider.ts';
+import type { FulfilmentStep, GiftcardProvider, OrderRequest, OrderToFulfil } from './provider.ts';
 
 /**
  * Live fulfilment from the operator's code stock (`stock/`). `accept` refuses at once an order the
@@ -24,13 +24,19 @@ const PRE_ORDER_RECHECK_MS = 60_000;
 /** A batch's draw that came up short for one of its orders: the batch's orders draw again alone. */
 class BatchDrawShort extends Error {}
 
+export type StockProvider = GiftcardProvider & {
+  owns(trx: Kysely<Database>, transactionId: number): Promise<boolean>;
+  /** `accept` with the unsold codes already counted (up to the order's quantity). */
+  acceptCounted(request: OrderRequest, available: number): void;
+};
+
 export function createStockProvider(deps: {
   repository: StockRepository;
   codec: CardCodec;
   clock: Clock;
   /** True on a batch's transaction (the ledger's `inBatch`): its orders' draws are one statement. */
   gathers: (trx: Kysely<Database>) => boolean;
-}): GiftcardProvider & { owns(trx: Kysely<Database>, transactionId: number): Promise<boolean> } {
+}): StockProvider {
   const { repository, codec, clock } = deps;
 
   const outOfStock = (productId: number, unitPrice: string, available: number, quantity: number) =>
@@ -58,6 +64,10 @@ export function createStockProvider(deps: {
       })),
     ),
   });
+
+  function acceptCounted({ productId, preOrder, quantity, unitPrice }: OrderRequest, available: number) {
+    if (!preOrder && available < quantity) throw outOfStock(productId, unitPrice, available, quantity);
+  }
 
   /**
    * One order's draw alone: its codes, recorded filled; or, for a pre-order that cannot be filled
@@ -95,11 +105,13 @@ export function createStockProvider(deps: {
   });
 
   return {
-    async accept({ productId, preOrder, quantity, unitPrice }) {
-      if (preOrder) return;
-      const available = await repository.available(productId, unitPrice, clock.now(), quantity);
-      if (available < quantity) throw outOfStock(productId, unitPrice, available, quantity);
+    async accept(request) {
+      if (request.preOrder) return;
+      const { productId, quantity, unitPrice } = request;
+      acceptCounted(request, await repository.available(productId, unitPrice, clock.now(), quantity));
     },
+
+    acceptCounted,
 
     async reserve(trx, order) {
       const drawn = await draws.run(trx, {

@@ -46,6 +46,29 @@ export function stockRepository(db: Kysely<Database>) {
     },
 
     /**
+     * A live order's quick look, in one statement: its product's route, and how many unsold,
+     * unexpired codes of its face value there are, up to `atMost` (what `available` counts).
+     */
+    async routeAndAvailable(
+      productId: number,
+      faceValue: string,
+      now: Date,
+      atMost: number,
+    ): Promise<{ route: ProviderRoute | null; available: number }> {
+      const { rows } = await executePrepared(
+        db,
+        sql<{ route: ProviderRoute | null; available: number }>`
+        SELECT (SELECT provider FROM giftcard_product_providers WHERE product_id = ${productId}) AS route,
+          (SELECT count(*)::int FROM (
+            SELECT 1 FROM giftcard_stock
+            WHERE product_id = ${productId} AND face_value = ${faceValue}::numeric
+              AND transaction_id IS NULL AND (expires_at IS NULL OR expires_at > ${now})
+            LIMIT ${atMost}) AS unsold) AS available`,
+      );
+      return { route: rows[0].route, available: Number(rows[0].available) };
+    },
+
+    /**
      * The routes of several products in one statement (a batch's live orders, each asking again in
      * its transaction: `live-provider.ts`); a product without a route is not in the map.
      */
