@@ -103,9 +103,8 @@ const COMMIT = CompiledQuery.raw('COMMIT');
 export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}) {
   const maxBatch = Math.max(1, options.maxBatch ?? 64);
   const inFlight = Math.max(1, options.inFlight ?? 1);
-  // the transactions of batches of two or more orders: their statements may be gathered (gathering.ts)
-  const batches = new WeakSet<Kysely<Database>>();
-  // those of them whose COMMIT may go behind their last statement (`commitBehind`)
+  // the transactions of batches of two or more orders while their orders' work runs: their
+  // statements may be gathered (gathering.ts), their COMMIT may go behind the last one (`runLast`)
   const open = new WeakMap<Kysely<Database>, OpenBatch>();
   // per account and environment: the orders waiting, and how many batches of it are running
   const lanes = new Map<string, Lane>();
@@ -135,7 +134,6 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
       await db.connection().execute(async (conn) => {
         await sql`BEGIN`.execute(conn);
         const state: OpenBatch = { size: batch.length, commit: null };
-        batches.add(conn);
         open.set(conn, state);
         settled = await Promise.allSettled(batch.map((job) => job.work(conn)));
         open.delete(conn);
@@ -252,7 +250,7 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     /** Orders waiting or running now, in every lane. */
     ordersInFlight: (): number => inFlightOrders,
     /** True on the transaction of a batch of two or more orders (for `createGathering`). */
-    inBatch: (trx: Kysely<Database>): boolean => batches.has(trx),
+    inBatch: (trx: Kysely<Database>): boolean => open.has(trx),
 
     /**
      * Runs `query` prepared (db/prepared.ts) on `trx`. When it is the last statement of every order of
