@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { PG_URL, ROOT, setServerRoot, startAirgift } from './lib.ts';
+import { batchFigures, PG_URL, ROOT, setServerRoot, startAirgift } from './lib.ts';
 import { benchAccount, orderLoad } from './orders.ts';
 
 const database = (process.argv[2] ?? 'postgres') as 'postgres' | 'pglite';
@@ -34,6 +34,8 @@ interface Reading {
   server: number;
   pg: number;
   drift: string | null;
+  /** Orders per transaction (the group commit's mean batch), when the server counts them. */
+  perBatch: number | null;
 }
 
 /** One turn: a new server of `root`, a warm-up, then one measured run of each kind. */
@@ -73,7 +75,9 @@ async function turn(root: string): Promise<Record<(typeof KINDS)[number], Readin
         },
         (seconds - 0.3) * 1000,
       );
+      const batchesBefore = await batchFigures(server);
       const res = await orderLoad(server, kind, { seconds, clients: 64, account });
+      const batchesAfter = await batchFigures(server);
       const orders = res.load.rps * (seconds - 1);
       const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
       readings[kind] = {
@@ -82,6 +86,10 @@ async function turn(root: string): Promise<Record<(typeof KINDS)[number], Readin
         server: ((s1 - s0) * TICK_MS * 1000) / orders,
         pg: ((sum(b1) - sum(b0)) * TICK_MS * 1000) / orders,
         drift: res.drift,
+        perBatch:
+          batchesBefore && batchesAfter
+            ? (batchesAfter.orders - batchesBefore.orders) / (batchesAfter.batches - batchesBefore.batches)
+            : null,
       };
     }
   } finally {
@@ -91,7 +99,7 @@ async function turn(root: string): Promise<Record<(typeof KINDS)[number], Readin
 }
 
 const line = (name: string, kind: string, r: Reading) =>
-  `${name} ${database} ${kind}: ${r.rps.toFixed(0)} orders/s p99 ${r.p99.toFixed(0)} ms server ${r.server.toFixed(0)} us/order pg ${r.pg.toFixed(0)} us/order drift ${r.drift ?? 'none'}`;
+  `${name} ${database} ${kind}: ${r.rps.toFixed(0)} orders/s p99 ${r.p99.toFixed(0)} ms server ${r.server.toFixed(0)} us/order pg ${r.pg.toFixed(0)} us/order drift ${r.drift ?? 'none'}${r.perBatch === null ? '' : ` orders/batch ${r.perBatch.toFixed(1)}`}`;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -126,6 +134,7 @@ for (const kind of KINDS) {
         server: median(rs.map((x) => x.server)),
         pg: median(rs.map((x) => x.pg)),
         drift: drifts === 0 ? null : `${drifts} turns drifted`,
+        perBatch: rs.some((x) => x.perBatch === null) ? null : median(rs.map((x) => x.perBatch ?? 0)),
       }),
     );
   }

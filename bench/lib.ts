@@ -521,6 +521,28 @@ export async function tokenFor(
 }
 
 /** One call of the admin API; throws on anything but 200. */
+/**
+ * The group commit's mean batch so far, from `GET /admin/metrics` (orders run in transactions,
+ * divided by the transactions): null from a server without those figures (older code).
+ */
+export async function batchFigures(
+  server: RunningServer,
+): Promise<{ batches: number; orders: number } | null> {
+  const dispatcher = new Agent({ connect: { ca: server.ca } });
+  try {
+    const res = await request(`${server.url}/admin/metrics`, {
+      dispatcher,
+      headers: { authorization: `Bearer ${server.adminKey}` },
+    });
+    const text = await res.body.text();
+    const figure = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+    const batches = figure('airgift_order_batches_total');
+    return Number.isNaN(batches) ? null : { batches, orders: figure('airgift_order_batch_orders_total') };
+  } finally {
+    await dispatcher.close();
+  }
+}
+
 export async function admin<T = any>(
   server: RunningServer,
   method: string,

@@ -253,6 +253,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     repo: metricsRepository(db.kysely),
     clock,
     requestLog: () => requestLog.stats(),
+    orderBatches: () => ({ ...ledger.batchStats(), inFlight: ledger.ordersInFlight() }),
   });
   // the admin API's consistent backup (GET /backup): the database's rows and DATA_DIR's keys
   const backups = createBackupService({ db, config, clock });

@@ -76,6 +76,32 @@ for (const database of ['pglite', 'postgres'] as const) {
       );
     });
 
+    test("the group commit's figures on /metrics: batches, orders in them, orders in flight", {
+      skip: !available && 'PostgreSQL not reachable',
+    }, async () => {
+      const figure = (text: string, name: string) =>
+        Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+      const scrape = async () => (await server.admin.call('GET', '/metrics')).body as string;
+      const before = await scrape();
+      const client = await server.caller('giftcards', 'sandbox', { fund: '1000.00' });
+      const answers = await Promise.all(Array.from({ length: 20 }, () => client.post('/orders', ORDER)));
+      for (const a of answers) assert.equal(a.status, 200, a.text);
+      const after = await scrape();
+      const stats = server.runtime.services.ledger.batchStats();
+      assert.equal(figure(after, 'airgift_order_batches_total'), stats.batches);
+      assert.equal(figure(after, 'airgift_order_batch_orders_total'), stats.orders);
+      assert.equal(figure(after, 'airgift_order_batch_fallbacks_total'), stats.fallbacks);
+      assert.equal(figure(after, 'airgift_order_commits_behind_total'), stats.commitsBehind);
+      const orders =
+        figure(after, 'airgift_order_batch_orders_total') -
+        figure(before, 'airgift_order_batch_orders_total');
+      const batches =
+        figure(after, 'airgift_order_batches_total') - figure(before, 'airgift_order_batches_total');
+      assert.ok(orders >= 20, `${orders} orders counted for 20 placed`);
+      assert.ok(batches >= 1 && batches < orders, `${batches} batches for ${orders} orders`);
+      assert.equal(figure(after, 'airgift_orders_in_flight'), 0);
+    });
+
     test("a batch's rows and cards, written by its debits' statement, read back as answered", {
       skip: !available && 'PostgreSQL not reachable',
     }, async () => {

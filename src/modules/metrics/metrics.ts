@@ -23,11 +23,22 @@ interface Histogram {
   count: number;
 }
 
+/** What the group commit counts (its `stats()`), with the orders in flight now. */
+export interface OrderBatchStats {
+  batches: number;
+  orders: number;
+  fallbacks: number;
+  commitsBehind: number;
+  inFlight: number;
+}
+
 export function createMetrics(deps: {
   repo: MetricsRepository;
   clock: Clock;
   /** The API request log's buffer: rows written, dropped, waiting. */
   requestLog?: () => RequestLogStats;
+  /** The group commit's counters (modules/group-commit/) and its orders in flight now. */
+  orderBatches?: () => OrderBatchStats;
 }) {
   const requests = new Map<string, number>();
   const durations = new Map<string, Histogram>();
@@ -137,6 +148,41 @@ export function createMetrics(deps: {
         lines.push(`airgift_request_log_rows_total{outcome="dropped"} ${r.dropped}`);
         family('airgift_request_log_buffered', 'gauge', 'API request log rows waiting to be written.');
         lines.push(`airgift_request_log_buffered ${r.buffered}`);
+      }
+      if (deps.orderBatches) {
+        const b = deps.orderBatches();
+        const counters: Array<[string, string, number]> = [
+          [
+            'airgift_order_batches_total',
+            'Transactions orders ran in (a batch of one or more orders of one account).',
+            b.batches,
+          ],
+          [
+            'airgift_order_batch_orders_total',
+            'Orders run in them: divided by the batches, the mean batch size.',
+            b.orders,
+          ],
+          [
+            'airgift_order_batch_fallbacks_total',
+            'Batches rolled back and run again one order at a time.',
+            b.fallbacks,
+          ],
+          [
+            'airgift_order_commits_behind_total',
+            'Batches whose COMMIT went out behind their last statement.',
+            b.commitsBehind,
+          ],
+        ];
+        for (const [name, help, value] of counters) {
+          family(name, 'counter', help);
+          lines.push(`${name} ${value}`);
+        }
+        family(
+          'airgift_orders_in_flight',
+          'gauge',
+          'Orders waiting for or running in their transactions now.',
+        );
+        lines.push(`airgift_orders_in_flight ${b.inFlight}`);
       }
       family('airgift_orders', 'gauge', 'Orders (gift cards) and top-ups by status.');
       for (const o of orders)
