@@ -26,16 +26,18 @@ after(() => server?.close());
 
 test('while the order path is busy a run sends only the messages that have waited too long', async () => {
   const client = await server.caller('giftcards', 'live', { fund: 2000 });
-  for (let i = 0; i < ORDERS; i++) {
-    const placed = await client.post('/orders', {
-      productId: AMAZON_US,
-      quantity: 1,
-      unitPrice: 25,
-      senderName: 'Ada',
-      recipientEmail: `yield-${i}@example.org`,
-    });
-    assert.equal(placed.status, 200, placed.text);
-  }
+  const placed = await Promise.all(
+    Array.from({ length: ORDERS }, (_, i) =>
+      client.post('/orders', {
+        productId: AMAZON_US,
+        quantity: 1,
+        unitPrice: 25,
+        senderName: 'Ada',
+        recipientEmail: `yield-${i}@example.org`,
+      }),
+    ),
+  );
+  for (const p of placed) assert.equal(p.status, 200, p.text);
   let busy = true;
   const leases = createLeases(server.db.kysely, { owner: 'yield-test', leaseMs: 30_000 });
   const job = messageDeliveryJob(server.runtime.services.messaging, leases, 1000, () => busy);
