@@ -295,8 +295,9 @@ for (const database of ['pglite', 'postgres'] as const) {
       assert.equal((await importCodes(SPOTIFY_US, csv(codes(21 - left.available, 10).rows))).status, 200);
       const client = await liveClient();
       const before = server.runtime.services.ledger.batchStats();
-      // 12 orders of two cards for 21 codes (each passes the quick check): 10 are filled; of the last
-      // two, the order is refused with nothing debited and the pre-order waits, none takes the code left
+      // 12 orders of two cards for 21 codes (each passes the quick check), every other one a pre-order:
+      // 10 are filled; the two left over (whichever arrive last) are refused with nothing debited, or
+      // wait as pre-orders, and none takes the code left
       const answers = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
           client.post('/orders', {
@@ -325,9 +326,11 @@ for (const database of ['pglite', 'postgres'] as const) {
       assert.deepEqual([line.available, line.sold, line.preOrdered], [1, left.sold + 20, 2 * waiting.length]);
       const paid = [...filled, ...waiting].reduce((sum, a) => sum + a.body.amount, 0);
       assert.equal(Math.round((10_000 - (await balanceOf(client))) * 100), Math.round(paid * 100));
-      // codes for the waiting pre-orders: the worker fills them
-      assert.equal((await importCodes(SPOTIFY_US, csv(codes(2 * waiting.length, 10).rows))).status, 200);
-      await server.runtime.services.worker.runDue();
+      // codes for the waiting pre-orders, if any: the worker fills them
+      if (waiting.length > 0) {
+        assert.equal((await importCodes(SPOTIFY_US, csv(codes(2 * waiting.length, 10).rows))).status, 200);
+        await server.runtime.services.worker.runDue();
+      }
       for (const a of waiting) {
         const done = await client.get(`/reports/transactions/${a.body.transactionId}`);
         assert.equal(done.body.status, 'SUCCESSFUL');
