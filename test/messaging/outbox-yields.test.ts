@@ -48,11 +48,15 @@ test('while the order path is busy a run sends only the messages that have waite
   };
 
   assert.equal(await claimAndGiveBack(), 0, 'busy: none of the new ones');
-  server.clock.advance(YIELD_MAX_MS - 1000);
+  // a moment before the first of them has waited YIELD_MAX_MS: still none
+  const { rows: first } = await sql<{ at: Date }>`
+    SELECT min(next_attempt_at) AS at FROM messages`.execute(server.db.kysely);
+  const shift = new Date(first[0].at).getTime() + YIELD_MAX_MS - 1 - server.clock.now().getTime();
+  server.clock.advance(shift);
   try {
     assert.equal(await claimAndGiveBack(), 0, 'busy: none has waited long enough');
   } finally {
-    server.clock.advance(-(YIELD_MAX_MS - 1000));
+    server.clock.advance(-shift);
   }
   busy = false;
   assert.equal(await claimAndGiveBack(), ORDERS, 'quiet again: every message due');
