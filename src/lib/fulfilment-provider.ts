@@ -76,3 +76,15 @@ export interface RefusedStep {
   status: 'REFUSED';
   error: AppError;
 }
+
+/**
+ * Thrown by a provider's `reserve` when what the order needs is held by other orders still in their
+ * transactions (stock codes another order drew and may yet give back): the order path rolls the
+ * order back and places it again a moment later (`RETRY_DELAYS_MS`), as it would have been had it
+ * arrived after them; once those tries are spent, the order gets `refusal`.
+ */
+export class HeldByOrdersInFlight extends Error {
+  constructor(readonly refusal: AppError) {
+    super(`held by orders in flight: ${refusal.message}`);
+  }
+}

@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { airgiftCli } from '../harness/cli.ts';
 import type { Caller } from '../harness/client.ts';
 import { caPem } from '../harness/client.ts';
@@ -431,6 +432,51 @@ for (const database of ['pglite', 'postgres'] as const) {
       } finally {
         server.clock.advance(-2 * 3_600_000);
       }
+    });
+
+    test('codes held by an order still in its transaction: the order waits for it, then is served or refused', {
+      skip: database === 'pglite' && 'one connection: no other transaction can hold codes',
+    }, async () => {
+      await route(AMAZON_US, 'stock');
+      const client = await liveClient();
+      const order = () =>
+        client.post('/orders', { productId: AMAZON_US, quantity: 1, unitPrice: 200, senderName: 'Ada' });
+      const left = (await stockOf(AMAZON_US)).find((l) => l.faceValue === 200)?.available ?? 0;
+      assert.equal((await importCodes(AMAZON_US, csv(codes(1, 200).rows))).status, 200);
+      // another transaction takes every 200 code as a drawing order would, and keeps them `ms` (its
+      // connection stays out of the pool until its ROLLBACK)
+      const hold = async (ms: number) => {
+        let taken!: () => void;
+        const held = new Promise<void>((resolve) => {
+          taken = resolve;
+        });
+        const released = server.db.kysely.connection().execute(async (conn) => {
+          await sql`BEGIN`.execute(conn);
+          const drawn = await sql`
+            UPDATE giftcard_stock SET transaction_id = -1, sold_at = now()
+            WHERE product_id = ${AMAZON_US} AND face_value = 200 AND transaction_id IS NULL`.execute(conn);
+          assert.equal(Number(drawn.numAffectedRows), left + 1, 'every 200 code held');
+          taken();
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          await sql`ROLLBACK`.execute(conn);
+        });
+        await Promise.race([held, released]);
+        return { released };
+      };
+      // given back 100 ms after the order was sent (its debit refused, say): the order gets a code
+      const givenBack = await hold(100);
+      const [served] = await Promise.all([order(), givenBack.released]);
+      assert.equal(served.status, 200, served.text);
+      assert.equal(served.body.status, 'SUCCESSFUL');
+      // held longer than the order waits: out of stock, nothing debited
+      assert.equal((await importCodes(AMAZON_US, csv(codes(1, 200).rows))).status, 200);
+      const balance = await balanceOf(client);
+      const keptLong = await hold(1_500);
+      const [refused] = await Promise.all([order(), keptLong.released]);
+      assert.equal(refused.status, 422, refused.text);
+      assert.match(refused.body.message, /out of stock/);
+      assert.equal(await balanceOf(client), balance);
+      assert.deepEqual(await server.admin.audit(), []);
     });
 
     test('upstream and default routes refuse live orders with nothing debited (no upstream exists yet)', async () => {

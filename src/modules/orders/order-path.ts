@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Environment } from '../../db/schema.ts';
 import { AppError, type ErrorCode } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { OrderProvider } from '../../lib/fulfilment-provider.ts';
+import { HeldByOrdersInFlight, type OrderProvider } from '../../lib/fulfilment-provider.ts';
 import { takeStep } from '../../lib/fulfilment-step.ts';
 import { dec } from '../../lib/money.ts';
 import type { Principal } from '../auth/index.ts';
@@ -47,6 +47,12 @@ export const DEBIT_REFUSALS = [
 /** A generous bound on one fulfilment step: past it, the worker takes over an order left behind. */
 export const RESCUE_AFTER_MS = 60_000;
 
+/**
+ * How long an order whose provider found what it needs held by orders in flight waits before each
+ * new try (`HeldByOrdersInFlight`): together about the time a batch of orders holds its codes.
+ */
+const RETRY_DELAYS_MS = [10, 40, 150];
+
 export interface OrderPathDeps<T extends OrderTypes> {
   db: Kysely<Database>;
   clock: Clock;
@@ -82,14 +88,23 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
     // before anything is written; one that answers from memory may be asked in the transaction
     const provider = providers[environment];
     if (provider.reserve || !a.acceptsAfterReservation) await provider.accept(checked.request);
-    let placed: Placed;
-    try {
-      placed = await ledger.orderTransaction({ accountId, environment, tag: checked.tag }, (trx) =>
-        write(trx, principal, checked, price, provider),
-      );
-    } catch (error) {
-      if (isUniqueViolationOf(error, a.referenceIndex)) throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
-      throw error;
+    let placed: Placed | undefined;
+    for (let attempt = 0; !placed; attempt++) {
+      try {
+        placed = await ledger.orderTransaction({ accountId, environment, tag: checked.tag }, (trx) =>
+          write(trx, principal, checked, price, provider),
+        );
+      } catch (error) {
+        if (isUniqueViolationOf(error, a.referenceIndex))
+          throw new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
+        // rolled back before its debit: placed again once the orders in flight are done
+        if (error instanceof HeldByOrdersInFlight) {
+          if (attempt >= RETRY_DELAYS_MS.length) throw error.refusal;
+          await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
+          continue;
+        }
+        throw error;
+      }
     }
     let { row, refusal } = placed;
     // Accepted and paid: whatever the first step of a provider that works outside memory does, the

@@ -3,6 +3,7 @@ import type { Database } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import type { CardCodec } from '../../../lib/card-codes.ts';
 import type { Clock } from '../../../lib/clock.ts';
+import { HeldByOrdersInFlight } from '../../../lib/fulfilment-provider.ts';
 import { createGathering } from '../../group-commit/index.ts';
 import type { SealedCode, StockDraw, StockRepository } from '../stock/stock-repository.ts';
 import type { FulfilmentStep, GiftcardProvider, OrderRequest, OrderToFulfil } from './provider.ts';
@@ -12,7 +13,9 @@ import type { FulfilmentStep, GiftcardProvider, OrderRequest, OrderToFulfil } fr
  * stock cannot serve (fewer unsold codes of its face value than its quantity, and no pre-order);
  * `reserve` draws the codes in the order's own transaction, before its debit, so codes and debit
  * commit together and the order is written SUCCESSFUL with its cards, and a draw that comes up short
- * (another order took them meanwhile) refuses the order with nothing debited. The draws of a batch's
+ * (another order took them meanwhile) refuses the order with nothing debited, unless codes it skipped
+ * are held by orders still in their transactions: then it is placed again a moment later
+ * (`HeldByOrdersInFlight`: a holder whose debit is refused gives them back). The draws of a batch's
  * orders are one statement (`drawOrders`); one that comes up short for any of them fails the batch,
  * whose orders then draw alone, each to its own answer. A pre-order that cannot be filled whole
  * takes nothing and waits PENDING; each step (the worker's, brought forward by an import) tries the
@@ -77,7 +80,14 @@ export function createStockProvider(deps: {
     const drawn = await repository.draw(trx, o);
     const filled = drawn.length === o.quantity;
     if (!filled) {
-      if (!o.preOrder) throw outOfStock(o.productId, o.faceValue, drawn.length, o.quantity);
+      if (!o.preOrder) {
+        const refusal = outOfStock(o.productId, o.faceValue, drawn.length, o.quantity);
+        // codes the draw skipped are held by orders still in their transactions, which may give them
+        // back (a refused debit): the order is placed again once they are done
+        const held = await repository.available(o.productId, o.faceValue, o.now, o.quantity, trx);
+        if (drawn.length + held >= o.quantity) throw new HeldByOrdersInFlight(refusal);
+        throw refusal;
+      }
       await repository.release(trx, o.transactionId);
     }
     await repository.insertOrder(trx, {

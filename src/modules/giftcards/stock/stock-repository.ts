@@ -128,9 +128,18 @@ export function stockRepository(db: Kysely<Database>) {
       }
     },
 
-    /** How many unsold, unexpired codes of one face value there are, up to `atMost`. */
-    async available(productId: number, faceValue: string, now: Date, atMost: number): Promise<number> {
-      const rows = await db
+    /**
+     * How many unsold, unexpired codes of one face value there are, up to `atMost`; in `trx`, those
+     * another transaction drew and has not committed count as unsold.
+     */
+    async available(
+      productId: number,
+      faceValue: string,
+      now: Date,
+      atMost: number,
+      trx: Kysely<Database> = db,
+    ): Promise<number> {
+      const rows = await trx
         .selectFrom('giftcard_stock')
         .select('id')
         .where('product_id', '=', productId)
