@@ -226,8 +226,20 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     run<T>(key: BatchKey, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
       const id = `${key.accountId}/${key.environment}`;
       inFlightOrders++;
-      const answered = new Promise<T>((resolve, reject) => {
-        const job: Job = { work, tag: key.tag, resolve: resolve as (value: unknown) => void, reject };
+      return new Promise<T>((resolve, reject) => {
+        // counted until answered, either way (no promise more per order on the hot path)
+        const job: Job = {
+          work,
+          tag: key.tag,
+          resolve(value) {
+            inFlightOrders--;
+            resolve(value as T);
+          },
+          reject(error) {
+            inFlightOrders--;
+            reject(error);
+          },
+        };
         let lane = lanes.get(id);
         if (!lane) {
           lane = { queue: [], running: 0, busy: new Set() };
@@ -242,9 +254,6 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
           // read would run alone before the next request is even parsed.
           setImmediate(() => void drain(id, lane));
         }
-      });
-      return answered.finally(() => {
-        inFlightOrders--;
       });
     },
     /** Orders waiting or running now, in every lane. */
