@@ -26,9 +26,9 @@ import { createTopupServices, topupView } from './modules/topups/index.ts';
 import { createUpstreamService, upstreamRepository } from './modules/upstream/index.ts';
 import { createWebServices, rolesWith } from './modules/web/index.ts';
 import { createWebhooks } from './modules/webhooks/index.ts';
-import { catalogueSyncJob } from './worker/catalogue-sync-job.ts';
 import {
   BUSY_ORDERS,
+  catalogueSyncJob,
   createLeases,
   createWorker,
   giftcardFulfilmentJob,

@@ -6,7 +6,7 @@ import type { Readiness } from '../readiness.ts';
  * - `GET /health`, liveness: the process answers. It never touches the database, so a database
  *   outage does not get every server restarted.
  * - `GET /ready`, readiness: 200 when this server can take traffic (database within 1 s, migrations
- *   applied, workers running, not shutting down), else 503 with the reason.
+ *   applied, workers running, not shutting down, the disk not full), else 503 with the reason.
  * Neither carries data, so both also answer over plain HTTP (a kubelet probing a TLS=off pod).
  */
 export const PROBE_PATHS = ['/health', '/ready'];

@@ -8,8 +8,9 @@ import { PROBE_PATHS } from './probes.ts';
 const PROBE_ROUTES = new Set(PROBE_PATHS.map((p) => `${SHARED_MOUNT}${p}`));
 
 /**
- * Checks every request goes through before routing: HTTPS only (decisions §1), and the Accept header
- * on product bases. A plain-HTTP request reaches this hook through the listener's sniffing (or via a
+ * The first checks of every request, in the first `onRequest` hook (after routing, so a check can read
+ * the route: the probes are exempt from HTTPS): HTTPS only (decisions §1), no NUL in the URL, and the
+ * Accept header on product bases. A plain-HTTP request reaches this hook through the listener's sniffing (or via a
  * proxy that is not trusted) and is refused with the envelope, whatever its path.
  */
 export function installTransportHooks(app: FastifyInstance) {

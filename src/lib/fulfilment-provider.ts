@@ -7,7 +7,7 @@ import type { AppError } from '../errors/error-codes.ts';
  * (styleguide: edges behind an interface). Both products use it with their own order and step types
  * (`modules/giftcards/fulfilment/provider.ts`, `modules/topups/fulfilment/provider.ts`); the sandbox
  * simulators and the refusing provider of an environment with none configured implement it; providers
- * that need the database (the gift card code stock, later an upstream) implement the transactional form
+ * that need the database or call out (the gift card code stock, an upstream) implement the transactional form
  * below.
  *
  * A provider is asked twice:
@@ -27,7 +27,7 @@ export interface FulfilmentProvider<Request, Order, Step> {
 
 /**
  * The same shape for providers that read or write the database or call out (the gift card code
- * stock; later an upstream service): `accept` may look things up; `reserve`, when a provider has it,
+ * stock, an upstream service): `accept` may look things up; `reserve`, when a provider has it,
  * runs in the order's own database transaction right before its debit and the order's row are
  * written (what it writes refers to the order's id: such references are checked at the commit), so
  * what it takes (stock codes) commits or rolls back with the debit, and an `AppError` it throws

@@ -9,8 +9,9 @@ import {
 
 /**
  * Text sealed at rest: AES-256-GCM with a random 96-bit IV per value, stored as `iv.tag.ciphertext`
- * (base64url). Redeem codes (`lib/card-codes.ts`) and upstream client secrets
- * (`modules/upstream/`) are kept this way. The key is loaded once, on first use.
+ * (base64url). Redeem codes and PIN vouchers (`lib/card-codes.ts`), upstream client secrets
+ * (`modules/upstream/`), webhook secrets, TOTP secrets and the links of queued invitation and reset
+ * e-mails are kept this way. The key is loaded once, on first use.
  *
  * @example
  * const sealer = textSealer(async () => keyBytes);

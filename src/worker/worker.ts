@@ -2,7 +2,8 @@ import type { Clock } from '../lib/clock.ts';
 
 /**
  * The one background poller of airgift: the job loop, with one handler per job type (gift card
- * fulfilment steps, top-up completion). The record of what is pending is always the database (a
+ * fulfilment steps, top-up completion, webhook deliveries, the outbox's messages, the live catalogue
+ * sync, the request log's retention: services.ts lists them). The record of what is pending is always the database (a
  * `next_check_at` column), never a timer: a restart loses nothing, and `runDue()` (what the loop calls,
  * and what tests call directly after moving the clock) picks up whatever is due by the injected clock.
  *
