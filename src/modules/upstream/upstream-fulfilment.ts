@@ -54,7 +54,11 @@ export function upstreamTransactionOf(body: unknown): UpstreamTransaction | null
   return Number.isSafeInteger(id) ? { transactionId: id, status: t.status } : null;
 }
 
-/** Records the upstream's transaction on our call row: `placed` while it works, `final` once done. */
+/**
+ * Records the upstream's transaction on our call row: `placed` while it works, `final` once done.
+ * Saved `final` as SUCCESSFUL, the upstream delivered: its success is noted too (`noteSuccess`, which
+ * clears a low-balance flag), the same for both products, so no product's `follow` notes it itself.
+ */
 export type SaveFollowed = (state: 'placed' | 'final', lastError?: string | null) => Promise<void>;
 
 /** Not finished: looked at again at `nextCheckAt` (a step both products' orders know). */
@@ -81,7 +85,6 @@ export interface UpstreamProtocol<O extends UpstreamOrder, T extends UpstreamTra
   parse(body: unknown): T | null;
   /** Our step for the upstream's transaction `t`; `save` records it. */
   follow(
-    db: Kysely<Database>,
     client: UpstreamClient,
     order: O,
     t: T,
@@ -128,8 +131,9 @@ export function upstreamFulfilment<R, O extends UpstreamOrder & R, T extends Ups
         lastError,
         now,
       });
+      if (state === 'final' && t.status === 'SUCCESSFUL') await upstreams.noteSuccess(db, product);
     };
-    return p.follow(db, client, order, t, now, save, later);
+    return p.follow(client, order, t, now, save, later);
   }
 
   /**

@@ -53,7 +53,7 @@ export function createUpstreamProvider(deps: {
         ...(order.userId ? { productAdditionalRequirements: { userId: order.userId } } : {}),
       }),
       parse: upstreamTransactionOf,
-      async follow(db, client, order, t, now, save, later) {
+      async follow(client, order, t, now, save, later) {
         switch (t.status) {
           case 'SUCCESSFUL': {
             const cards = await cardsOf(client, t.transactionId, order.quantity);
@@ -62,7 +62,6 @@ export function createUpstreamProvider(deps: {
               return later(now);
             }
             await save('final');
-            await upstreams.noteSuccess(db, 'giftcards');
             return { status: 'SUCCESSFUL', cards };
           }
           case 'REFUNDED':

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import { dec } from '../../../lib/money.ts';
 import { normalizePhone } from '../../../lib/phone.ts';
@@ -69,9 +67,8 @@ export function createUpstreamProvider(deps: {
   /** What answers when no upstream is configured (live's refusing provider). */
   unconfigured: TopupProvider;
 }): TopupProvider {
-  const { upstreams } = deps;
   return upstreamFulfilment<TopupRequest, TopupOrder, UpstreamTopup, TopupStep>(
-    upstreams,
+    deps.upstreams,
     deps.unconfigured,
     {
       product: 'topups',
@@ -88,11 +85,10 @@ export function createUpstreamProvider(deps: {
         ...(order.senderPhone !== null ? { senderPhone: phoneOf(order.senderPhone, order.countryCode) } : {}),
       }),
       parse: asTopup,
-      async follow(db: Kysely<Database>, _client, order, t, now, save, later) {
+      async follow(_client, order, t, now, save, later) {
         switch (t.status) {
           case 'SUCCESSFUL':
             await save('final');
-            await upstreams.noteSuccess(db, 'topups');
             return {
               status: 'SUCCESSFUL',
               // the upstream's reference of the operator; its own transaction id when it gave none
