@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, Environment } from '../../db/schema.ts';
+import { entriesOf, type LedgerEntry } from '../ledger/index.ts';
 import { type FundingTables, type TransferStatus, withFundingTables } from './funding-tables.ts';
 
 /**
@@ -22,20 +23,6 @@ export interface TransferRow {
   decided_at: Date | null;
   reject_reason: string | null;
   ledger_entry_id: number | null;
-}
-
-export interface EntryRow {
-  id: number;
-  account_id: number;
-  environment: Environment;
-  kind: string;
-  amount: string;
-  balance_after: string;
-  currency_code: string;
-  reason: string | null;
-  product: string | null;
-  transaction_id: number | null;
-  created_at: Date;
 }
 
 type Db = Kysely<Database>;
@@ -256,31 +243,15 @@ export function fundingRepository(
       range: { from: Date; to: Date },
       ids: { afterId: number; lastId: number },
       limit: number,
-    ): Promise<EntryRow[]> {
-      return appDb
-        .selectFrom('ledger_entries')
-        .select([
-          'id',
-          'account_id',
-          'environment',
-          'kind',
-          sql<string>`amount::text`.as('amount'),
-          sql<string>`balance_after::text`.as('balance_after'),
-          'currency_code',
-          'reason',
-          'product',
-          'transaction_id',
-          'created_at',
-        ])
-        .where('account_id', '=', accountId)
-        .where('environment', '=', environment)
+    ): Promise<LedgerEntry[]> {
+      return entriesOf(appDb, accountId, environment)
         .where('id', '>', ids.afterId)
         .where('id', '<=', ids.lastId)
         .where('created_at', '>=', range.from)
         .where('created_at', '<', range.to)
         .orderBy('id')
         .limit(limit)
-        .execute() as Promise<EntryRow[]>;
+        .execute();
     },
   };
 }

@@ -9,10 +9,10 @@ import { isCurrency, minorUnitsOf } from '../../lib/currencies.ts';
 import { type Dec, dec, minorUnitText } from '../../lib/money.ts';
 import { formatDateTime } from '../../lib/time-format.ts';
 import type { AccountsService } from '../accounts/index.ts';
-import type { Ledger } from '../ledger/index.ts';
+import type { Ledger, LedgerEntry } from '../ledger/index.ts';
 import type { Messaging } from '../messaging/index.ts';
 import { referenceOf } from './funding-reference.ts';
-import type { EntryRow, FundingRepository, TransferRow } from './funding-repository.ts';
+import type { FundingRepository, TransferRow } from './funding-repository.ts';
 import type { AnnounceBody, BankDetailsBody, Statement } from './funding-schemas.ts';
 import type { BankDetailsTable, TransferStatus } from './funding-tables.ts';
 
@@ -185,15 +185,15 @@ export function createFundingService(deps: FundingDeps) {
     return { from: new Date(Date.UTC(y, m - 1, 1)), to: new Date(Date.UTC(y, m, 1)) };
   }
 
-  const entryView = (e: EntryRow) => ({
+  const entryView = (e: LedgerEntry) => ({
     entryId: e.id,
-    createdAt: formatDateTime(e.created_at),
+    createdAt: formatDateTime(e.createdAt),
     kind: e.kind,
-    amount: minorUnitText(e.amount, e.currency_code),
-    balanceAfter: minorUnitText(e.balance_after, e.currency_code),
+    amount: minorUnitText(e.amount, e.currencyCode),
+    balanceAfter: minorUnitText(e.balanceAfter, e.currencyCode),
     reason: e.reason,
     product: e.product,
-    transactionId: e.transaction_id,
+    transactionId: e.transactionId,
   });
 
   /**
@@ -475,7 +475,7 @@ export function createFundingService(deps: FundingDeps) {
               v.kind,
               v.amount,
               v.balanceAfter,
-              e.currency_code,
+              e.currencyCode,
               v.reason,
               v.product,
               v.transactionId,

@@ -2,4 +2,5 @@
 
 export { BALANCE_CHANNEL, type BalanceCache, createBalanceCache } from './balance-cache.ts';
 export { createLedger, type Ledger } from './ledger.ts';
+export { entriesOf } from './ledger-entries.ts';
 export type { BalanceView, LedgerEntry, Posting, PostingResult, RowWriter } from './ledger-types.ts';

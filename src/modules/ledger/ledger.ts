@@ -12,6 +12,7 @@ import {
 } from '../group-commit/index.ts';
 import { type BalanceCache, type CachedBalance, createBalanceCache } from './balance-cache.ts';
 import { canShareDebit, postDebits } from './batch-debits.ts';
+import { entriesOf } from './ledger-entries.ts';
 import type {
   BalanceView,
   LedgerEntry,
@@ -334,21 +335,7 @@ export function createLedger(
     environment: Environment,
     page: { limit: number; offset: number },
   ): Promise<LedgerEntry[]> {
-    return db
-      .selectFrom('ledger_entries')
-      .select([
-        'id',
-        'kind',
-        'amount',
-        'balance_after as balanceAfter',
-        'currency_code as currencyCode',
-        'reason',
-        'product',
-        'transaction_id as transactionId',
-        'created_at as createdAt',
-      ])
-      .where('account_id', '=', accountId)
-      .where('environment', '=', environment)
+    return entriesOf(db, accountId, environment)
       .orderBy('id', 'desc')
       .limit(page.limit)
       .offset(page.offset)

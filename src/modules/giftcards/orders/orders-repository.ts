@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { accountTransaction } from '../../../db/account-transaction.ts';
 import { quotedColumns } from '../../../db/column-lists.ts';
 import { executePrepared } from '../../../db/prepared.ts';
 import type {
@@ -248,13 +249,12 @@ export function ordersRepository(db: Kysely<Database>) {
     },
 
     async find(accountId: number, environment: Environment, id: number): Promise<TransactionRow | undefined> {
-      return db
-        .selectFrom('giftcard_transactions')
-        .selectAll()
-        .where('id', '=', id)
-        .where('account_id', '=', accountId)
-        .where('environment', '=', environment)
-        .executeTakeFirst();
+      return accountTransaction(
+        db.selectFrom('giftcard_transactions').selectAll(),
+        accountId,
+        environment,
+        id,
+      );
     },
 
     /** A transaction by id, whoever's it is (fulfilment, after a step). */

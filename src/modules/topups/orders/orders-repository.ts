@@ -6,6 +6,7 @@ import {
   type Selectable,
   sql,
 } from 'kysely';
+import { accountTransaction } from '../../../db/account-transaction.ts';
 import { quotedColumns } from '../../../db/column-lists.ts';
 import { executePrepared } from '../../../db/prepared.ts';
 import type { Database, Environment, TopupStatus, TopupTransactionsTable } from '../../../db/schema.ts';
@@ -310,13 +311,7 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
 
     async find(accountId: number, environment: Environment, id: number): Promise<TopupRow | undefined> {
       return openOne(
-        await db
-          .selectFrom('topup_transactions')
-          .selectAll()
-          .where('id', '=', id)
-          .where('account_id', '=', accountId)
-          .where('environment', '=', environment)
-          .executeTakeFirst(),
+        await accountTransaction(db.selectFrom('topup_transactions').selectAll(), accountId, environment, id),
       );
     },
 
