@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import {
+  cp,
   mkdir,
   mkdtemp,
   open,
@@ -38,6 +39,21 @@ after(async () => {
 async function newDataDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'airgift-embedded-'));
   made.push(dir);
+  return dir;
+}
+
+/**
+ * A DATA_DIR as an installation leaves it: one fresh start (initdb, migrations, seed, keys: most of
+ * this suite's time) stopped cleanly, copied for each case that is about a later start, not the first.
+ */
+let installation: Promise<string> | undefined;
+async function installedDataDir(into?: string): Promise<string> {
+  installation ??= newDataDir().then(async (dir) => {
+    await stop(await start(dir));
+    return dir;
+  });
+  const dir = into ?? (await newDataDir());
+  await cp(await installation, dir, { recursive: true });
   return dir;
 }
 
@@ -116,7 +132,7 @@ async function ledgerAudit(server: ServerProcess) {
 
 describe('the embedded database', { timeout: 900_000 }, () => {
   test('one server per DATA_DIR: a second start is refused before it touches anything, and nothing is lost', async () => {
-    const dir = await newDataDir();
+    const dir = await installedDataDir();
     const first = await start(dir);
     const token = await tokenOf(first);
     const before = await placeOrders(first, token, 20, 'first');
@@ -146,7 +162,7 @@ describe('the embedded database', { timeout: 900_000 }, () => {
   });
 
   test('a data directory that holds files but no PG_VERSION is never replaced', async () => {
-    const dir = await newDataDir();
+    const dir = await installedDataDir();
     const first = await start(dir);
     const ids = await placeOrders(first, await tokenOf(first), 5, 'kept');
     await stop(first);
@@ -162,7 +178,7 @@ describe('the embedded database', { timeout: 900_000 }, () => {
   });
 
   test('keys are made only for a new installation: a missing, empty or different key stops the start', async () => {
-    const dir = await newDataDir();
+    const dir = await installedDataDir();
     const first = await start(dir);
     await placeOrders(first, await tokenOf(first), 1, 'sealed');
     await stop(first);
@@ -187,7 +203,7 @@ describe('the embedded database', { timeout: 900_000 }, () => {
   });
 
   test('damage is named: lost rows show in the ledger audit, an unreadable database stops the start', async () => {
-    const dir = await newDataDir();
+    const dir = await installedDataDir();
     const first = await start(dir);
     const ids = await placeOrders(first, await tokenOf(first), 30, 'page');
     await stop(first);
@@ -234,7 +250,7 @@ describe('the embedded database', { timeout: 900_000 }, () => {
 
   test('commits reach the disk: fdatasync after every acknowledged order', async (t) => {
     if (!existsSync('/usr/bin/strace')) return t.skip('strace is not installed (apt-get install strace)');
-    const dir = await newDataDir();
+    const dir = await installedDataDir();
     const server = await start(dir);
     const token = await tokenOf(server);
     await placeOrders(server, token, 2, 'warm');
@@ -263,7 +279,7 @@ describe('the embedded database', { timeout: 900_000 }, () => {
     );
     if (!mounted) return t.skip('cannot mount a small tmpfs here (needs root)');
     t.after(() => run('umount', ['-l', mount]).catch(() => undefined));
-    const dir = join(mount, 'data');
+    const dir = await installedDataDir(join(mount, 'data'));
     const filler = join(mount, 'filler');
     /** Takes all the free space of the mount but `leave` bytes. */
     const fill = async (leave: number) => {
