@@ -35,18 +35,24 @@ describe('the fast lane', () => {
     // A kept answer is served for a second after it was made, and only while the change announcements
     // are known to arrive: on a loaded machine the second read can come too late. Then the kept
     // answer is let expire (the clock moved on) and the pair is read again, at most five times.
-    const pair = async () => {
+    // The third read names its own request id (it too must come from the lane).
+    const reads = async () => {
       server.clock.advance(2_000);
       const lane = await laneAnswers();
       const read = await client.get('/products/1840');
       assert.equal(read.status, 200, read.text);
-      return { before: lane, first: read, second: await client.get('/products/1840') };
+      const second = await client.get('/products/1840');
+      const chosen = await server.http.get('/giftcards-sandbox/products/1840', {
+        token: client.token,
+        headers: { accept: 'application/json', 'x-request-id': 'trace-7' },
+      });
+      return { before: lane, first: read, second, chosen };
     };
-    let { before, first, second } = await pair();
-    for (let attempt = 2; attempt <= 5 && (await laneAnswers()) !== before + 1; attempt++) {
-      ({ before, first, second } = await pair());
+    let { before, first, second, chosen } = await reads();
+    for (let attempt = 2; attempt <= 5 && (await laneAnswers()) !== before + 2; attempt++) {
+      ({ before, first, second, chosen } = await reads());
     }
-    assert.equal(await laneAnswers(), before + 1, 'the second read came from the lane');
+    assert.equal(await laneAnswers(), before + 2, 'the second and third reads came from the lane');
     assert.equal(second.text, first.text);
     assert.deepEqual(stable(second.headers), stable(first.headers));
     assert.notEqual(second.headers['x-request-id'], first.headers['x-request-id']);
@@ -56,12 +62,7 @@ describe('the fast lane', () => {
       Number(first.headers['ratelimit-remaining']) - 1,
     );
 
-    const chosen = await server.http.get('/giftcards-sandbox/products/1840', {
-      token: client.token,
-      headers: { accept: 'application/json', 'x-request-id': 'trace-7' },
-    });
     assert.equal(chosen.headers['x-request-id'], 'trace-7');
-    assert.equal(await laneAnswers(), before + 2);
   });
 
   test('nothing Fastify would refuse is answered from memory', async () => {
