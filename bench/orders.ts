@@ -376,13 +376,15 @@ export async function run(o: BenchOptions): Promise<Figure[]> {
             return null;
           }));
         if (o.smoke) smokeBase = base;
+        // issue 30's goals: gift card orders at pgbench's rate, top-ups (more rules, more rows) at 0.8 of it
+        const goal = kind === 'giftcards' ? 1.0 : 0.8;
         figures.push(
           orderFigure(
             `${kind === 'giftcards' ? 'gift card orders' : 'top-ups'}, one account, 64 clients (PostgreSQL)`,
             r,
             base?.tps ?? null,
-            '≥ 1.0× pgbench, p99 ≤ 100 ms, zero drift',
-            base !== null && r.load.rps >= base.tps && r.load.p99 <= 100,
+            `≥ ${goal.toFixed(1)}× pgbench, p99 ≤ 100 ms, zero drift`,
+            base !== null && r.load.rps >= goal * base.tps && r.load.p99 <= 100,
           ),
         );
       }

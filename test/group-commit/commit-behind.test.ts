@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../../src/db/database.ts';
-import { executePrepared } from '../../src/db/prepared.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { createGathering, createGroupCommit } from '../../src/modules/group-commit/index.ts';
-import { type NewTopup, topupsRepository } from '../../src/modules/topups/orders/orders-repository.ts';
 import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import { createPostgresDatabase } from '../harness/templates.ts';
@@ -78,59 +76,81 @@ describe('top-ups: the COMMIT behind their rows (PostgreSQL)', {
     assert.deepEqual(await server.admin.audit(), []);
   });
 
-  test("a batch's rows go in all or none: a check met under the lock raises, nothing is kept", async () => {
+  test('a number another server tops up while a batch waits for the lock: the batch is refused, its top-ups run alone, the number is topped up once', async () => {
     const c = await server.caller('topups', 'sandbox', { fund: 1000 });
-    const first = await topup(c, '08038000000');
+    const first = await topup(c, '08038000000'); // the other server's top-up copies its row; it warms the caches
     assert.equal(first.status, 200, first.text);
-    const repository = topupsRepository(server.db.kysely, { seal: async (v) => v, open: async (v) => v });
-    const [stored] = (
-      await sql<NewTopup>`SELECT * FROM topup_transactions WHERE id = ${first.body.transactionId}`.execute(
-        server.db.kysely,
-      )
-    ).rows;
-    const ids = (
-      await sql<{
-        id: number;
-      }>`SELECT nextval(pg_get_serial_sequence('topup_transactions', 'id')) AS id FROM generate_series(1, 2)`.execute(
-        server.db.kysely,
-      )
-    ).rows.map((r) => Number(r.id));
-    const since = new Date(Date.now() - 60_000);
-    const item = (id: number, phone: string) => ({
-      row: { ...stored, id, recipient_phone: phone, custom_identifier: null, pin_detail: null } as NewTopup,
-      since,
-      checkCustomIdentifier: false,
+    const { accountId, clientId } = c.account;
+    const principal = { accountId, environment: 'sandbox' as const, clientId, scopes: ['developer'] };
+    const body = (number: string) => ({
+      operatorId: 1001,
+      amount: 10,
+      recipientPhone: { countryCode: 'NG', number },
     });
-    // a fresh number, and the number just topped up (recently recharged)
-    const items = [item(ids[0], `${stored.recipient_phone}9`), item(ids[1], String(stored.recipient_phone))];
-    const alone = await server.db.kysely
-      .transaction()
-      .execute(async (trx) => {
-        const answers = await repository.insertChecked(trx, items);
-        throw Object.assign(new Error('roll back'), { answers });
-      })
-      .catch(
-        (error: { answers?: unknown }) =>
-          error.answers as Array<{ row: unknown; recentlyRecharged: boolean }>,
+    // The other server's top-up to 08038000001, as its order path writes one: its debit takes the
+    // balance row's lock, then its row and entry; it commits 300 ms later, while our batch waits.
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const other = server.db.kysely.connection().execute(async (conn) => {
+      await sql`BEGIN`.execute(conn);
+      const [model] = (
+        await sql<{
+          cost: string;
+        }>`SELECT cost::text FROM topup_transactions WHERE id = ${first.body.transactionId}`.execute(conn)
+      ).rows;
+      const [debited] = (
+        await sql<{ old: string; new: string; currency: string }>`
+          UPDATE balances SET balance = balance - ${model.cost}::numeric, updated_at = now()
+          WHERE account_id = ${accountId} AND environment = 'sandbox'
+          RETURNING (balance + ${model.cost}::numeric)::text AS old, balance::text AS new, currency_code AS currency`.execute(
+          conn,
+        )
+      ).rows;
+      locked();
+      const [{ id }] = (
+        await sql<{
+          id: string;
+        }>`SELECT nextval(pg_get_serial_sequence('topup_transactions', 'id'))::text AS id`.execute(conn)
+      ).rows;
+      await sql`
+        INSERT INTO topup_transactions
+        SELECT (json_populate_record(t, json_build_object(
+          'id', ${id}::bigint, 'recipient_phone', left(t.recipient_phone, -1) || '1', 'custom_identifier', NULL,
+          'old_balance', ${debited.old}::numeric, 'new_balance', ${debited.new}::numeric, 'created_at', now()))).*
+        FROM topup_transactions t WHERE t.id = ${first.body.transactionId}`.execute(conn);
+      await sql`
+        INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason,
+                                    product, transaction_id, created_at)
+        VALUES (${accountId}, 'sandbox', 'ORDER_DEBIT', -${model.cost}::numeric, ${debited.new}::numeric,
+                ${debited.currency}, 'top-up by another server', 'topups', ${id}::bigint, now())`.execute(
+        conn,
       );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sql`COMMIT`.execute(conn);
+    });
+    await lockTaken;
+    const before = server.runtime.services.ledger.batchStats();
+    // placed in one turn: one batch (group-commit takes the orders that arrive at the same moment),
+    // whose checks before the lock pass (the other top-up is not committed yet)
+    const numbers = ['08038000002', '08038000003', '08038000001', '08038000004'];
+    const { orders } = server.runtime.services.topups;
+    const answers = await Promise.allSettled(numbers.map((n) => orders.place(principal, body(n))));
+    await other;
+    const after = server.runtime.services.ledger.batchStats();
     assert.deepEqual(
-      alone.map((a) => [a.row !== null, a.recentlyRecharged]),
-      [
-        [true, false],
-        [false, true],
-      ],
-      'alone, each answer says what became of its row',
+      answers.map((a) => (a.status === 'fulfilled' ? a.value.status : (a.reason as { code?: string }).code)),
+      ['SUCCESSFUL', 'SUCCESSFUL', 'PHONE_RECENTLY_RECHARGED', 'SUCCESSFUL'],
     );
-    await assert.rejects(
-      server.db.kysely
-        .transaction()
-        .execute((trx) => repository.insertChecked(trx, items, { run: executePrepared })),
-      (error: { code?: string }) => error.code === 'AG001',
-    );
-    const kept = await sql`SELECT id FROM topup_transactions WHERE id IN (${ids[0]}, ${ids[1]})`.execute(
-      server.db.kysely,
-    );
-    assert.equal(kept.rows.length, 0);
+    assert.equal(after.fallbacks, before.fallbacks + 1, "the batch's statement did not see the other top-up");
+    const [{ n }] = (
+      await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM topup_transactions
+        WHERE account_id = ${accountId} AND recipient_phone LIKE '%8038000001'`.execute(server.db.kysely)
+    ).rows;
+    assert.equal(n, 1, 'the number was topped up twice');
+    assert.deepEqual(await server.admin.audit(), []);
   });
 });
 

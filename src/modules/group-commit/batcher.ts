@@ -28,8 +28,9 @@ import type { Database, Environment } from '../../db/schema.ts';
  * row lock inside PostgreSQL and goes on the moment the previous batch commits, instead of after the
  * commit's answer has come back to Node and the next batch has made those statements. Batches
  * still serialise on the row lock, and every check that must see the previous batch's orders runs
- * after the debit took the lock (a new statement, so a new snapshot in READ COMMITTED), as it does
- * between two processes; a used customIdentifier the unique index finds fails the later batch,
+ * after the debit took the lock, on a new snapshot (READ COMMITTED: a statement after the debit, or
+ * a VOLATILE function called on the debit's rows, as top-ups' recent recharge), as it does between
+ * two processes; a used customIdentifier the unique index finds fails the later batch,
  * whose orders then run alone. Orders with one tag never run at the same time, in one batch or in
  * two. PGlite has one connection: one batch at a time there.
  *

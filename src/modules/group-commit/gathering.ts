@@ -4,8 +4,8 @@ import type { Database } from '../../db/schema.ts';
 /**
  * One statement for a batch's orders instead of one each. The orders of a batch (batcher.ts) run side
  * by side on its one transaction and make the same statements at about the same moment (their ids,
- * then the debit with or before their rows); each statement after the debit is a round trip made
- * while the account's row lock is held.
+ * then the debit with their rows); each statement after the debit is a round trip made while the
+ * account's row lock is held.
  * A gathering collects the calls made on a batch's transaction until the event loop's next turn
  * (`setImmediate`: after every pending microtask), then makes them with `many` (one statement) and gives each call its own result; on any other
  * transaction, or for a lone call, `one` is used. If `many` throws, every call of the gathering gets

@@ -27,7 +27,7 @@ export interface OrderDebit {
 }
 
 /**
- * A product's row writer: how its orders' own rows (a gift card order and its cards) are written
+ * A product's row writer: how its orders' own rows (a gift card order and its cards, a top-up) are written
  * with their debits, so that a batch's debits and rows are ONE statement: one round trip less while
  * the account's balance row is locked. Registered once per product (`ledger.registerRowWriter`),
  * which gives that product's debit: `(trx, debit, rows: T)`. The rules it keeps are those of every

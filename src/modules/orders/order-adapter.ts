@@ -34,7 +34,7 @@ export interface OrderTypes {
   step: { status: string; error?: AppError };
   /** What a first step taken from memory makes of the new order (see `firstStep`). */
   first: FirstStep;
-  /** The rows written with the debit by the product's row writer (null: none). */
+  /** The rows written with the debit by the product's row writer. */
   rows: unknown;
   /** The stored row. */
   row: OrderRow;
@@ -94,8 +94,11 @@ export interface OrderAdapter<T extends OrderTypes> {
   readonly acceptsAfterReservation: boolean;
   /** The unique index that makes `customIdentifier` single-use: a clash on it is a 400. */
   readonly referenceIndex: string;
-  /** The product's row writer (`ledger.registerRowWriter`), when its rows go with the debit. */
-  readonly rowWriter: RowWriter<T['rows']> | null;
+  /**
+   * The product's row writer (`ledger.registerRowWriter`): its rows go with the debit, a batch's in
+   * the debits' one statement.
+   */
+  readonly rowWriter: RowWriter<T['rows']>;
   /** The product's repository, for the steps. */
   readonly repository: OrderRows<T['row']>;
 
@@ -120,7 +123,7 @@ export interface OrderAdapter<T extends OrderTypes> {
   firstStep(n: NewOrder<T>, step: T['step']): Promise<T['first']>;
   /**
    * The order's debit: what it takes (rounded to the account currency), the entry's reason, and the
-   * rows the row writer writes with it (null without a row writer).
+   * rows the row writer writes with it.
    */
   debit(n: NewOrder<T>): { amount: Dec; reason: string; rows: T['rows'] };
   /**
@@ -130,17 +133,10 @@ export interface OrderAdapter<T extends OrderTypes> {
    */
   recheck(trx: Kysely<Database>, checked: T['checked']): Promise<void>;
   /**
-   * After the debit: the row as stored (written by the row writer, or here). Throws a refusal. With a
-   * row writer it makes no statement: the batch's COMMIT may already be behind the debit. Without
-   * one, `last`: the order makes no statement after the one written here (its COMMIT may go behind it).
+   * After the debit: the row as the row writer stored it, built in memory. It makes no statement:
+   * the batch's COMMIT may already be behind the debit's.
    */
-  stored(
-    trx: Kysely<Database>,
-    n: NewOrder<T>,
-    rows: T['rows'],
-    debit: PostingResult,
-    last: boolean,
-  ): Promise<T['row']>;
+  stored(trx: Kysely<Database>, n: NewOrder<T>, rows: T['rows'], debit: PostingResult): Promise<T['row']>;
   /** A first step that refunded at once: the refund, in the order's transaction. */
   refund(trx: Kysely<Database>, row: T['row'], n: NewOrder<T>): Promise<T['row']>;
   /**

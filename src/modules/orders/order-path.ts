@@ -75,7 +75,7 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
   const { db, clock, ledger, providers } = deps;
   const rescueAfterMs = deps.settings.rescueAfterMs ?? RESCUE_AFTER_MS;
   // the product's rows written with its debit: in a batch by the debits' one statement
-  const debitWithRows = a.rowWriter ? ledger.registerRowWriter(a.rowWriter) : null;
+  const debitWithRows = ledger.registerRowWriter(a.rowWriter);
   type Provider = (typeof providers)[Environment];
   /** `settled`: the provider's reserve finished the order in its transaction (stock codes drawn). */
   type Placed = { row: T['row']; refusal: AppError | null; settled: boolean };
@@ -176,18 +176,14 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
         amount: checked.account.dailyAmountLimit === null ? null : dec(checked.account.dailyAmountLimit),
       },
     };
-    // Nothing after the debit with its rows (gift cards), or after the rows `stored` writes (top-ups),
-    // unless a first step refunded: then the batch's COMMIT may go out right behind that statement
-    // (modules/group-commit/).
+    // Nothing after the debit with its rows unless a first step refunded: then the batch's COMMIT
+    // may go out right behind that statement (modules/group-commit/).
     const last = !n.first?.refund;
-    const posted: PostingResult = await (debitWithRows
-      ? debitWithRows(trx, debit, rows, last)
-      : ledger.debitOrder(trx, debit)
-    ).catch(async (error) => {
+    const posted: PostingResult = await debitWithRows(trx, debit, rows, last).catch(async (error) => {
       if (error instanceof AppError) await a.recheck(trx, checked);
       throw error;
     });
-    let row = await a.stored(trx, n, rows, posted, last);
+    let row = await a.stored(trx, n, rows, posted);
     if (n.first?.refund) row = await a.refund(trx, row, n);
     return { row, refusal: n.first?.refusal ?? null, settled };
   }

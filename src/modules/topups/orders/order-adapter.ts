@@ -1,11 +1,12 @@
-import { executePrepared } from '../../../db/prepared.ts';
 import type { Environment } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/error-codes.ts';
 import { dec } from '../../../lib/money.ts';
 import { createGathering } from '../../group-commit/index.ts';
+import type { RowWriter } from '../../ledger/index.ts';
 import {
   createOrderPath,
   type FirstStep,
+  type NewOrder,
   type OrderAdapter,
   type OrderPathDeps,
   type ProductDeps,
@@ -18,12 +19,13 @@ import { type CheckedTopup, createTopupChecks } from './order-request.ts';
 import type { TopupBody } from './order-schemas.ts';
 import { applyStep, FINAL_STATES, initialState } from './order-states.ts';
 import { type TopupView, topupView } from './order-view.ts';
-import type {
-  CheckedInsert,
-  ConflictCheck,
-  NewTopup,
-  TopupRow,
-  TopupsRepository,
+import {
+  type ConflictCheck,
+  type NewTopupRows,
+  storedTopupRow,
+  type TopupRow,
+  type TopupsRepository,
+  type UnpostedTopup,
 } from './orders-repository.ts';
 
 /**
@@ -31,10 +33,11 @@ import type {
  * a caller can fix them (`order-request.ts`): amount format, account, operator, recipient and
  * sender, then the amount rules and the money (`order-pricing.ts`). A provider that
  * answers from memory (the sandbox) is asked in the transaction, after the fast customIdentifier and
- * PHONE_RECENTLY_RECHARGED check (its test number 99993: 503). The row is written after the debit,
- * in a statement of its own with both checks again inside it (after the balance lock, so two
- * concurrent sends to one number cannot both pass; no index enforces the recent recharge, and a
- * statement sees only what committed before it began), never with the debit's statement. A top-up
+ * PHONE_RECENTLY_RECHARGED check (its test number 99993: 503). The row is written by the debit's own
+ * statement (the row writer, as gift cards'), with the recent recharge checked again on the row of
+ * its ledger entry, after the balance lock, by a function that sees what committed meanwhile (so two
+ * concurrent sends to one number, from two servers, cannot both pass: no index enforces the rule);
+ * an order posted alone writes its row after its debit with both checks in that statement. A top-up
  * the operator refused is answered 400 TOPUP_TRANSACTION_FAILED once refunded; an upstream's
  * refusal for other reasons answers its own code.
  *
@@ -59,6 +62,8 @@ export interface TopupOrderDeps
 /** A top-up's first step from memory: the step itself, written with the row (`initialState`). */
 interface FirstTopupStep extends FirstStep {
   step: TopupStep;
+  /** Its PIN voucher as the column holds it (sealed), made before the debit's statement. */
+  pinColumn: string | null;
 }
 
 interface TopupOrderTypes {
@@ -68,7 +73,7 @@ interface TopupOrderTypes {
   order: TopupOrder;
   step: TopupStep;
   first: FirstTopupStep;
-  rows: null;
+  rows: NewTopupRows;
   row: TopupRow;
   view: TopupView;
 }
@@ -83,6 +88,38 @@ function refusalOf(c: { customIdentifierUsed: boolean; recentlyRecharged: boolea
   if (c.customIdentifierUsed) return new AppError('CUSTOM_IDENTIFIER_ALREADY_USED');
   if (c.recentlyRecharged) return new AppError('PHONE_RECENTLY_RECHARGED');
   return null;
+}
+
+/** The new top-up's row, in the state its first step reached; its balances come from its debit. */
+function newRow(n: NewOrder<TopupOrderTypes>): UnpostedTopup {
+  const { checked: c, price, first, now } = n;
+  const row: UnpostedTopup = {
+    id: n.id,
+    account_id: c.checks.accountId,
+    environment: c.checks.environment,
+    status: 'PROCESSING',
+    operator_id: c.operator.operatorId,
+    operator_name: c.operator.name,
+    country_code: c.operator.countryCode,
+    recipient_phone: c.recipient.phone,
+    recipient_email: c.recipient.email,
+    sender_phone: c.senderPhone,
+    custom_identifier: c.checks.customIdentifier,
+    requested_amount: price.requestedAmount.toFixed(),
+    requested_currency_code: price.requestedCurrencyCode,
+    delivered_amount: price.deliveredAmount.toFixed(),
+    delivered_currency_code: price.deliveredCurrencyCode,
+    discount: price.discount.toFixed(),
+    cost: price.cost.toFixed(),
+    created_at: now,
+    updated_at: now,
+    // without a first step yet, the worker takes it on from here if that step never runs
+    next_check_at: first ? now : n.rescueAt,
+  };
+  // written in the state its first step reached (a refusal: PROCESSING, then moved by `refund`);
+  // set on the row, not spread into its literal (V8's slow path for a literal of this size)
+  if (first) Object.assign(row, initialState(first.step, now));
+  return row;
 }
 
 export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrderTypes> {
@@ -103,32 +140,27 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
     many: repository.conflictsMany,
     canShare: (a, b) => Boolean(a.nextId) === Boolean(b.nextId),
   });
-  // The row, with the checks that must hold under the balance row lock in its statement (a batch's
-  // customIdentifiers are left to the unique index, as in `conflictsMany`).
-  // When every top-up of the batch makes no statement after its row (`last`), the batch's COMMIT goes
-  // right behind that statement (group-commit's `runLast`).
-  const inserts = createGathering({
-    gathers: ledger.inBatch,
-    one: async (trx, { item }: { item: CheckedInsert; last: boolean }) =>
-      (await repository.insertChecked(trx, [item]))[0],
-    many: (trx, items: Array<{ item: CheckedInsert; last: boolean }>) =>
-      repository.insertChecked(
+  // A batch's rows are written by its debits' statement; an order posted alone writes its row after
+  // its debit, with both checks in that statement (a refusal rolls its transaction back).
+  const rowWriter: RowWriter<NewTopupRows> = {
+    async one(trx, rows, debit) {
+      const [written] = await repository.insertChecked(
         trx,
-        items.map(({ item }) => ({ ...item, checkCustomIdentifier: false })),
-        {
-          run: items.every((i) => i.last)
-            ? (t, query) => ledger.runLast(t, query, items.length)
-            : executePrepared,
-        },
-      ),
-  });
+        [{ row: rows.row, since: rows.since, checkCustomIdentifier: true }],
+        debit,
+      );
+      if (written.row === null)
+        throw refusalOf(written) ?? new Error(`top-up ${rows.row.id} was not written`);
+    },
+    many: repository.rowsWithDebits,
+  };
 
   return {
     product: 'topups',
     finalStates: FINAL_STATES,
     acceptsAfterReservation: true,
     referenceIndex: 'topup_custom_identifier_unique',
-    rowWriter: null,
+    rowWriter,
     repository,
     check: checks.check,
     price: pricer.price,
@@ -163,14 +195,14 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
       step,
       refund: step.status === 'REFUNDED' || step.status === 'REFUSED',
       refusal: step.status === 'REFUSED' ? step.error : null,
+      pinColumn: step.status === 'SUCCESSFUL' ? await repository.sealPin(step.pinDetail) : null,
     }),
 
-    // no rows with the debit: the row is written after it (`stored`), with the checks that must
-    // see what committed while the batch waited for the lock
+    // the row goes with the debit (`rowWriter`), in the state its first step reached
     debit: (n) => ({
       amount: n.price.cost,
       reason: `top-up ${n.id} to ${n.checked.operator.name}`,
-      rows: null,
+      rows: { row: newRow(n), pinColumn: n.first?.pinColumn ?? null, since: since() },
     }),
 
     async recheck(trx, c) {
@@ -178,46 +210,8 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
       if (refusal) throw refusal;
     },
 
-    async stored(trx, n, _rows, debit, last) {
-      const { checked: c, price, first, now } = n;
-      const row: NewTopup = {
-        id: n.id,
-        account_id: c.checks.accountId,
-        environment: c.checks.environment,
-        status: 'PROCESSING',
-        operator_id: c.operator.operatorId,
-        operator_name: c.operator.name,
-        country_code: c.operator.countryCode,
-        recipient_phone: c.recipient.phone,
-        recipient_email: c.recipient.email,
-        sender_phone: c.senderPhone,
-        custom_identifier: c.checks.customIdentifier,
-        requested_amount: price.requestedAmount.toFixed(),
-        requested_currency_code: price.requestedCurrencyCode,
-        delivered_amount: price.deliveredAmount.toFixed(),
-        delivered_currency_code: price.deliveredCurrencyCode,
-        discount: price.discount.toFixed(),
-        cost: price.cost.toFixed(),
-        old_balance: debit.oldBalance.toFixed(),
-        new_balance: debit.newBalance.toFixed(),
-        balance_updated_at: debit.at,
-        created_at: now,
-        updated_at: now,
-        // without a first step yet, the worker takes it on from here if that step never runs
-        next_check_at: first ? now : n.rescueAt,
-      };
-      // written in the state its first step reached (a refusal: PROCESSING, then moved by `refund`);
-      // set on the row, not spread into its literal (V8's slow path for a literal of this size)
-      if (first) Object.assign(row, initialState(first.step, now));
-      // Written only if the checks hold again after the lock (in the INSERT statement itself), so
-      // two concurrent sends to one number cannot both pass.
-      const written = await inserts.run(trx, {
-        item: { row, since: since(), checkCustomIdentifier: true },
-        last,
-      });
-      if (written.row === null) throw refusalOf(written) ?? new Error(`top-up ${n.id} was not written`);
-      return written.row;
-    },
+    // written by the row writer with the debit: the row as given, with the debit's balances
+    stored: async (_trx, _n, rows, debit) => storedTopupRow(rows, debit),
 
     async refund(trx, row, n) {
       const moved = n.first ? await applyStep(trx, states, row, n.first.step) : undefined;

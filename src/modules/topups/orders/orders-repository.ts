@@ -1,15 +1,9 @@
-import {
-  type Insertable,
-  type Kysely,
-  type QueryResult,
-  type RawBuilder,
-  type Selectable,
-  sql,
-} from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { accountTransaction } from '../../../db/account-transaction.ts';
 import { quotedColumns } from '../../../db/column-lists.ts';
 import { executePrepared } from '../../../db/prepared.ts';
 import type { Database, Environment, TopupStatus, TopupTransactionsTable } from '../../../db/schema.ts';
+import type { PostingResult } from '../../ledger/index.ts';
 import type { PinDetail } from '../fulfilment/provider.ts';
 import { pinVoucherCodec, type VoucherSealer } from './pin-voucher-codec.ts';
 
@@ -24,6 +18,9 @@ export type TopupRow = Omit<StoredTopupRow, 'pin_detail'> & { pin_detail: PinDet
 export type NewTopup = Omit<Insertable<TopupTransactionsTable>, 'pin_detail'> & {
   pin_detail?: PinDetail | null;
 };
+
+/** A new top-up before its debit: the row but for the balances its debit gives (`withBalances`). */
+export type UnpostedTopup = Omit<NewTopup, 'old_balance' | 'new_balance' | 'balance_updated_at'>;
 
 /** What a step may change on a top-up. */
 export type TopupChange = Partial<{
@@ -65,12 +62,21 @@ export interface ConflictCheck {
   nextId?: boolean;
 }
 
-/** How a statement is sent: prepared, or as a batch's last with its COMMIT behind it (group-commit). */
-export type RunStatement = <R>(trx: Kysely<Database>, query: RawBuilder<R>) => Promise<QueryResult<R>>;
+/**
+ * What a top-up's row writer writes with its debit (the adapter's `rowWriter`): the row, whose
+ * balances come from the debit; its voucher sealed beforehand (a batch's statement is built
+ * without awaiting anything); and since when an earlier top-up to its number refuses it.
+ */
+export interface NewTopupRows {
+  row: UnpostedTopup;
+  /** `pin_detail` as the column holds it (`sealPin`), or null. */
+  pinColumn: string | null;
+  since: Date;
+}
 
 /** A row to write once the checks after the balance lock pass (`insertChecked`). */
 export interface CheckedInsert {
-  row: NewTopup;
+  row: UnpostedTopup;
   since: Date;
   checkCustomIdentifier: boolean;
 }
@@ -152,7 +158,8 @@ const RECENT_IN_CHECKS = recentlyRecharged(
 );
 
 /**
- * A new top-up as `insertChecked` stored it (the columns it does not give are null by default).
+ * A new top-up as stored, alone (`insertChecked`) or by a batch's debits (`rowsWithDebits`) (the columns
+ * it does not give are null by default).
  * Built as a copy and assignments: an object literal spreading a row of this size among further
  * properties takes V8's slow path (6–10 µs per row, measured; ~1 µs this way).
  */
@@ -167,6 +174,23 @@ function asStored({ pin_detail, ...given }: NewTopup): TopupRow {
   row.pin_detail = pin_detail == null ? null : (JSON.parse(JSON.stringify(pin_detail)) as PinDetail);
   return row;
 }
+
+/** The debit's balances, set on the new row (not spread into a copy: see asStored). */
+function withBalances(row: UnpostedTopup, debit: PostingResult): NewTopup {
+  return Object.assign(row, {
+    old_balance: debit.oldBalance.toFixed(),
+    new_balance: debit.newBalance.toFixed(),
+    balance_updated_at: debit.at,
+  });
+}
+
+/** A top-up as its row writer stored it with its debit: the row given, with the debit's balances. */
+export function storedTopupRow(rows: NewTopupRows, debit: PostingResult): TopupRow {
+  return asStored(withBalances(rows.row, debit));
+}
+
+/** The columns of a batch's rows that the debits' statement gives (`rowsWithDebits`). */
+const FROM_THE_DEBIT = new Set(['old_balance', 'new_balance', 'balance_updated_at']);
 
 export function isCustomIdentifierConflict(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string; message?: string };
@@ -195,20 +219,25 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
   const openAll = (rows: StoredTopupRow[]) => Promise.all(rows.map(openPin));
   const openOne = async (row: StoredTopupRow | undefined) => (row ? openPin(row) : undefined);
   return {
+    /** `pin_detail` as the column holds it (sealed): what `rowsWithDebits` is given. */
+    sealPin: (voucher: PinDetail | null) => codec.toColumn(voucher),
+
     /**
-     * Writes top-ups (one, or a batch's in one statement) with the checks that must hold once the
-     * account's balance row is locked, in the same statement (one round trip less under the lock):
-     * a row is written only when its recipient (a phone number) got no top-up (not refunded) since `since` and, with `checkCustomIdentifier`, its
-     * customIdentifier is unused (in a batch the unique index is that check: `conflictsMany`). Each
-     * answer is the stored row, or none and which rule the top-up meets. Both look-ups are seeks on
-     * their index (`recentlyRecharged`, `customIdentifierUsed`), whatever the planner's statistics.
+     * Writes top-ups of orders posted alone (the row writer's `one`, after the debit) with the checks
+     * that must hold once the account's balance row is locked, in the same statement: a row is
+     * written only when its recipient (a phone number) got no top-up (not refunded) since `since`
+     * and, with `checkCustomIdentifier`, its customIdentifier is unused. Each answer is the stored
+     * row (with the debit's balances), or none and which rule the top-up meets. Both look-ups are
+     * seeks on their index (`recentlyRecharged`, `customIdentifierUsed`), whatever the planner's
+     * statistics.
      */
     async insertChecked(
       trx: Kysely<Database>,
       items: CheckedInsert[],
-      batch?: { run: RunStatement },
+      debit: PostingResult,
     ): Promise<CheckedInsertResult[]> {
-      const sealed = await Promise.all(items.map((i) => sealNew(i.row)));
+      const posted = items.map((i) => withBalances(i.row, debit));
+      const sealed = await Promise.all(posted.map(sealNew));
       const columns = [...new Set(sealed.flatMap((r) => Object.keys(r)))];
       // Each row as a JSON document read into the table's row type: every value keeps its column's type.
       // (`sealed` are new objects of sealNew's: the document's fields are set on them, see asStored)
@@ -223,13 +252,7 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       });
       const cols = sql.raw(quotedColumns(columns));
       const inputCols = sql.raw(quotedColumns(columns, 'c.'));
-      // A batch's rows go in all or none: a refusal raises inside the statement (migration 0029), for
-      // the COMMIT that may be behind it rolls back, and the batch's top-ups run again one at a time.
-      const allOrNothing = batch
-        ? sql`, CASE WHEN (SELECT count(*) FROM written) = (SELECT count(*) FROM c) THEN true
-                 ELSE refuse_batch('a top-up of the batch meets a check; the batch runs one at a time') END AS _all`
-        : sql``;
-      const { rows } = await (batch?.run ?? executePrepared)(
+      const { rows } = await executePrepared(
         trx,
         sql<{ _ord: number; _used: boolean; _recent: boolean; _written: boolean }>`
         WITH input AS (
@@ -249,7 +272,7 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
           SELECT ${inputCols} FROM c WHERE NOT c.used AND NOT c.recent ORDER BY c.ord
           RETURNING id
         )
-        SELECT c.ord AS _ord, c.used AS _used, c.recent AS _recent, w.id IS NOT NULL AS _written${allOrNothing}
+        SELECT c.ord AS _ord, c.used AS _used, c.recent AS _recent, w.id IS NOT NULL AS _written
         FROM c LEFT JOIN written w ON w.id = c.id
         ORDER BY c.ord`,
       );
@@ -258,9 +281,49 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       // with the columns the insert left to their defaults; no column to parse, no voucher to open.
       return rows.map(({ _ord, _used, _recent, _written }) =>
         _written
-          ? { row: asStored(items[_ord].row), customIdentifierUsed: false, recentlyRecharged: false }
+          ? { row: asStored(posted[_ord]), customIdentifierUsed: false, recentlyRecharged: false }
           : { row: null, customIdentifierUsed: _used, recentlyRecharged: _recent },
       );
+    },
+
+    /**
+     * A batch's top-ups as CTEs of the debits' one statement (the row writer's `many`,
+     * ledger/batch-debits.ts): each row with the balances of its entry, none for an order without
+     * one (a refused batch writes nothing). Its number's recent recharge is looked for on the row
+     * of the entry, so after the balance row's lock, by `topup_recipient_free` (migration 0032),
+     * which sees what committed while the statement waited and refuses the batch when it finds one
+     * (the top-ups then run alone: `insertChecked`). A batch's customIdentifiers are left to the
+     * unique index (batch-mates' were checked apart before the lock).
+     */
+    rowsWithDebits(items: NewTopupRows[], at: Date): RawBuilder<unknown> {
+      const docs = items.map(({ row: { pin_detail: _, ...row }, pinColumn, since }) => {
+        const doc = row as Record<string, unknown>;
+        // the sealed voucher is JSON text; here it goes in as the JSON it is
+        doc.pin_detail = pinColumn === null ? null : JSON.parse(pinColumn);
+        doc._since = since;
+        return doc;
+      });
+      const columns = [...new Set(docs.flatMap((d) => Object.keys(d)))].filter(
+        (c) => !c.startsWith('_') && !FROM_THE_DEBIT.has(c),
+      );
+      const cols = sql.raw(quotedColumns(columns));
+      const fromRows = sql.raw(quotedColumns(columns, 'r.'));
+      // topup_rows is MATERIALIZED and calls the check in its select list, on the rows of `entry`:
+      // never before the debit has the lock, whatever the plan.
+      return sql`, topup_input AS (
+          SELECT (e.doc->>'_since')::timestamptz AS since, r.*
+          FROM json_array_elements(${JSON.stringify(docs)}::json) AS e (doc),
+               LATERAL json_populate_record(NULL::topup_transactions, e.doc) AS r
+        ), topup_rows AS MATERIALIZED (
+          SELECT r.*, trim_scale(entry.balance_after - entry.amount) AS debited_old_balance,
+                 trim_scale(entry.balance_after) AS debited_new_balance,
+                 topup_recipient_free(r.account_id, r.environment, r.recipient_phone, r.since) AS free
+          FROM topup_input r JOIN entry ON entry.transaction_id = r.id AND entry.product = 'topups'
+        ), written_topups AS (
+          INSERT INTO topup_transactions (${cols}, old_balance, new_balance, balance_updated_at)
+          SELECT ${fromRows}, r.debited_old_balance, r.debited_new_balance, ${at}::timestamptz
+          FROM topup_rows r WHERE r.free
+        )`;
     },
 
     /** Moves a top-up out of `from`; returns the row, or undefined when it was no longer in `from`. */
