@@ -7,6 +7,7 @@ import { createGathering, createGroupCommit } from '../../src/modules/group-comm
 import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import { createPostgresDatabase } from '../harness/templates.ts';
+import { until } from '../harness/until.ts';
 
 // The COMMIT pipelined behind a batch's last statement (modules/group-commit/batcher.ts, PostgreSQL):
 // batches of gift card orders commit that way; a batch that does not fit rolls back whole, the day's
@@ -88,13 +89,18 @@ describe('top-ups: the COMMIT behind their rows (PostgreSQL)', {
       recipientPhone: { countryCode: 'NG', number },
     });
     // The other server's top-up to 08038000001, as its order path writes one: its debit takes the
-    // balance row's lock, then its row and entry; it commits 300 ms later, while our batch waits.
-    let locked!: () => void;
-    const lockTaken = new Promise<void>((resolve) => {
+    // balance row's lock, then its row and entry; it commits once our batch's debit waits for it.
+    let locked!: (pid: number) => void;
+    const lockTaken = new Promise<number>((resolve) => {
       locked = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
     });
     const other = server.db.kysely.connection().execute(async (conn) => {
       await sql`BEGIN`.execute(conn);
+      const [{ pid }] = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(conn)).rows;
       const [model] = (
         await sql<{
           cost: string;
@@ -108,7 +114,7 @@ describe('top-ups: the COMMIT behind their rows (PostgreSQL)', {
           conn,
         )
       ).rows;
-      locked();
+      locked(pid);
       const [{ id }] = (
         await sql<{
           id: string;
@@ -127,16 +133,30 @@ describe('top-ups: the COMMIT behind their rows (PostgreSQL)', {
                 ${debited.currency}, 'top-up by another server', 'topups', ${id}::bigint, now())`.execute(
         conn,
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await released;
       await sql`COMMIT`.execute(conn);
     });
-    await lockTaken;
+    const otherPid = await lockTaken;
     const before = server.runtime.services.ledger.batchStats();
     // placed in one turn: one batch (group-commit takes the orders that arrive at the same moment),
-    // whose checks before the lock pass (the other top-up is not committed yet)
+    // whose checks before the lock pass (the other top-up is not committed yet); the other commits
+    // only once the batch's debit is seen waiting for its lock, so the check that finds its top-up
+    // can only be the one after the lock
     const numbers = ['08038000002', '08038000003', '08038000001', '08038000004'];
     const { orders } = server.runtime.services.topups;
-    const answers = await Promise.allSettled(numbers.map((n) => orders.place(principal, body(n))));
+    const placing = Promise.allSettled(numbers.map((n) => orders.place(principal, body(n))));
+    try {
+      await until('the batch waits for the other transaction', async () => {
+        const { rows } = await sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${otherPid}::int = ANY(pg_blocking_pids(pid))`.execute(
+          server.db.kysely,
+        );
+        return rows[0].n > 0;
+      });
+    } finally {
+      release();
+    }
+    const answers = await placing;
     await other;
     const after = server.runtime.services.ledger.batchStats();
     assert.deepEqual(
@@ -150,7 +170,24 @@ describe('top-ups: the COMMIT behind their rows (PostgreSQL)', {
         WHERE account_id = ${accountId} AND recipient_phone LIKE '%8038000001'`.execute(server.db.kysely)
     ).rows;
     assert.equal(n, 1, 'the number was topped up twice');
+    // the refused batch kept nothing, its day's usage included (its COMMIT went behind the raise)
+    const [usage] = (
+      await sql<{ count: number }>`
+        SELECT COALESCE(SUM(order_count), 0)::int AS count FROM daily_order_usage WHERE account_id = ${accountId}`.execute(
+        server.db.kysely,
+      )
+    ).rows;
+    assert.equal(usage.count, 4, 'the first top-up and the three placed alone');
     assert.deepEqual(await server.admin.audit(), []);
+    // the check sees what committed meanwhile only as a VOLATILE function (a snapshot per query)
+    const [fn] = (
+      await sql<{
+        volatility: string;
+      }>`SELECT provolatile AS volatility FROM pg_proc WHERE proname = 'topup_recipient_free'`.execute(
+        server.db.kysely,
+      )
+    ).rows;
+    assert.equal(fn.volatility, 'v');
   });
 });
 

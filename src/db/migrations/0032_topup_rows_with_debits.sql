@@ -7,7 +7,11 @@
 -- COMMITTED): called on a row of the debits' `entry` (after the lock), it sees them. A recharge it
 -- finds refuses the whole batch (AG001, as refuse_batch), whose top-ups then run one at a time, each
 -- to its own answer. The look-up is the seek on topup_recently_recharged (0007) that the check
--- before the lock makes: the number's latest top-up that was not refunded.
+-- before the lock makes: the number's latest top-up that was not refunded. It must stay VOLATILE and
+-- a function: STABLE, or the same EXISTS inline, would use the statement's snapshot and miss the
+-- other server's top-up (test/group-commit/commit-behind.test.ts checks the marking). Being
+-- VOLATILE it also sees the rows its own statement wrote before the row it is called on, so two
+-- top-ups to one number in one batch would raise too; tags keep them apart anyway.
 CREATE FUNCTION topup_recipient_free(account bigint, env text, recipient text, since timestamptz)
 RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
