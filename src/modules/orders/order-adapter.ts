@@ -136,7 +136,7 @@ export interface OrderAdapter<T extends OrderTypes> {
    * After the debit: the row as the row writer stored it, built in memory. It makes no statement:
    * the batch's COMMIT may already be behind the debit's.
    */
-  stored(trx: Kysely<Database>, n: NewOrder<T>, rows: T['rows'], debit: PostingResult): Promise<T['row']>;
+  stored(rows: T['rows'], debit: PostingResult): T['row'];
   /** A first step that refunded at once: the refund, in the order's transaction. */
   refund(trx: Kysely<Database>, row: T['row'], n: NewOrder<T>): Promise<T['row']>;
   /**

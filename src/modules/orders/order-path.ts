@@ -183,7 +183,7 @@ export function createOrderPath<T extends OrderTypes>(deps: OrderPathDeps<T>, a:
       if (error instanceof AppError) await a.recheck(trx, checked);
       throw error;
     });
-    let row = await a.stored(trx, n, rows, posted);
+    let row = a.stored(rows, posted);
     if (n.first?.refund) row = await a.refund(trx, row, n);
     return { row, refusal: n.first?.refusal ?? null, settled };
   }

@@ -156,7 +156,7 @@ export function giftcardOrderAdapter(deps: GiftcardOrderDeps): OrderAdapter<Gift
       }
     },
 
-    stored: async (_trx, _n, rows, debit) => storedOrderRow(rows, debit),
+    stored: storedOrderRow,
     refund: (trx, row) => refundNewOrder(trx, states, row),
 
     view: transactionView,

@@ -144,11 +144,7 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
   // its debit, with both checks in that statement (a refusal rolls its transaction back).
   const rowWriter: RowWriter<NewTopupRows> = {
     async one(trx, rows, debit) {
-      const [written] = await repository.insertChecked(
-        trx,
-        [{ row: rows.row, since: rows.since, checkCustomIdentifier: true }],
-        debit,
-      );
+      const [written] = await repository.insertChecked(trx, [{ row: rows.row, since: rows.since }], debit);
       if (written.row === null)
         throw refusalOf(written) ?? new Error(`top-up ${rows.row.id} was not written`);
     },
@@ -195,7 +191,8 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
       step,
       refund: step.status === 'REFUNDED' || step.status === 'REFUSED',
       refusal: step.status === 'REFUSED' ? step.error : null,
-      pinColumn: step.status === 'SUCCESSFUL' ? await repository.sealPin(step.pinDetail) : null,
+      pinColumn:
+        step.status === 'SUCCESSFUL' && step.pinDetail ? await repository.sealPin(step.pinDetail) : null,
     }),
 
     // the row goes with the debit (`rowWriter`), in the state its first step reached
@@ -211,7 +208,7 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
     },
 
     // written by the row writer with the debit: the row as given, with the debit's balances
-    stored: async (_trx, _n, rows, debit) => storedTopupRow(rows, debit),
+    stored: storedTopupRow,
 
     async refund(trx, row, n) {
       const moved = n.first ? await applyStep(trx, states, row, n.first.step) : undefined;

@@ -78,7 +78,6 @@ export interface NewTopupRows {
 export interface CheckedInsert {
   row: UnpostedTopup;
   since: Date;
-  checkCustomIdentifier: boolean;
 }
 
 /** The row written, or none and the rule the top-up meets. */
@@ -226,7 +225,7 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
      * Writes top-ups of orders posted alone (the row writer's `one`, after the debit) with the checks
      * that must hold once the account's balance row is locked, in the same statement: a row is
      * written only when its recipient (a phone number) got no top-up (not refunded) since `since`
-     * and, with `checkCustomIdentifier`, its customIdentifier is unused. Each answer is the stored
+     * and its customIdentifier is unused. Each answer is the stored
      * row (with the debit's balances), or none and which rule the top-up meets. Both look-ups are
      * seeks on their index (`recentlyRecharged`, `customIdentifierUsed`), whatever the planner's
      * statistics.
@@ -247,7 +246,6 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
         doc.pin_detail = typeof r.pin_detail === 'string' ? JSON.parse(r.pin_detail) : (r.pin_detail ?? null);
         doc._ord = i;
         doc._since = items[i].since;
-        doc._check_custom_identifier = items[i].checkCustomIdentifier;
         return doc;
       });
       const cols = sql.raw(quotedColumns(columns));
@@ -256,14 +254,12 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
         trx,
         sql<{ _ord: number; _used: boolean; _recent: boolean; _written: boolean }>`
         WITH input AS (
-          SELECT (e.doc->>'_ord')::int AS ord, (e.doc->>'_since')::timestamptz AS since,
-                 (e.doc->>'_check_custom_identifier')::boolean AS check_custom_identifier, r.*
+          SELECT (e.doc->>'_ord')::int AS ord, (e.doc->>'_since')::timestamptz AS since, r.*
           FROM json_array_elements(${JSON.stringify(docs)}::json) AS e (doc),
                LATERAL json_populate_record(NULL::topup_transactions, e.doc) AS r
         ), c AS (
           SELECT i.*,
-                 i.check_custom_identifier AND i.custom_identifier IS NOT NULL
-                   AND ${USED_IN_INSERT} AS used,
+                 i.custom_identifier IS NOT NULL AND ${USED_IN_INSERT} AS used,
                  i.recipient_phone IS NOT NULL
                    AND ${RECENT_IN_INSERT} AS recent
           FROM input i
@@ -296,29 +292,25 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
      * unique index (batch-mates' were checked apart before the lock).
      */
     rowsWithDebits(items: NewTopupRows[], at: Date): RawBuilder<unknown> {
-      const docs = items.map(({ row: { pin_detail: _, ...row }, pinColumn, since }) => {
-        const doc = row as Record<string, unknown>;
-        // the sealed voucher is JSON text; here it goes in as the JSON it is
-        doc.pin_detail = pinColumn === null ? null : JSON.parse(pinColumn);
-        doc._since = since;
-        return doc;
-      });
-      const columns = [...new Set(docs.flatMap((d) => Object.keys(d)))].filter(
-        (c) => !c.startsWith('_') && !FROM_THE_DEBIT.has(c),
+      // The rows go in as they are (no copy per row), but for a PIN voucher, which goes in sealed:
+      // without `pinColumn` a row holds no voucher (pin_detail null or absent).
+      const docs = items.map(({ row, pinColumn }) =>
+        pinColumn === null ? row : Object.assign({}, row, { pin_detail: JSON.parse(pinColumn) }),
       );
+      // the batch's orders took `since` in one turn: the earliest is the strictest
+      let since = items[0].since;
+      for (const i of items) if (i.since < since) since = i.since;
+      const columns = [...new Set(docs.flatMap((d) => Object.keys(d)))].filter((c) => !FROM_THE_DEBIT.has(c));
       const cols = sql.raw(quotedColumns(columns));
       const fromRows = sql.raw(quotedColumns(columns, 'r.'));
       // topup_rows is MATERIALIZED and calls the check in its select list, on the rows of `entry`:
       // never before the debit has the lock, whatever the plan.
-      return sql`, topup_input AS (
-          SELECT (e.doc->>'_since')::timestamptz AS since, r.*
-          FROM json_array_elements(${JSON.stringify(docs)}::json) AS e (doc),
-               LATERAL json_populate_record(NULL::topup_transactions, e.doc) AS r
-        ), topup_rows AS MATERIALIZED (
+      return sql`, topup_rows AS MATERIALIZED (
           SELECT r.*, trim_scale(entry.balance_after - entry.amount) AS debited_old_balance,
                  trim_scale(entry.balance_after) AS debited_new_balance,
-                 topup_recipient_free(r.account_id, r.environment, r.recipient_phone, r.since) AS free
-          FROM topup_input r JOIN entry ON entry.transaction_id = r.id AND entry.product = 'topups'
+                 topup_recipient_free(r.account_id, r.environment, r.recipient_phone, ${since}::timestamptz) AS free
+          FROM json_populate_recordset(NULL::topup_transactions, ${JSON.stringify(docs)}::json) AS r
+          JOIN entry ON entry.transaction_id = r.id AND entry.product = 'topups'
         ), written_topups AS (
           INSERT INTO topup_transactions (${cols}, old_balance, new_balance, balance_updated_at)
           SELECT ${fromRows}, r.debited_old_balance, r.debited_new_balance, ${at}::timestamptz

@@ -1,4 +1,3 @@
-import type { Static, TSchema } from 'typebox';
 import { toLimitOffset } from '../../../http/paging.ts';
 import type { TypedApp } from '../../../http/schemas.ts';
 import { params } from '../../audit/index.ts';
@@ -29,7 +28,6 @@ export function dashboardWebhookRoutes(app: TypedApp, deps: { webhooks: WebhookS
   const ownerOf = (request: Parameters<typeof webUserOf>[0]) => ({
     accountId: webUserOf(request).accountId as number,
   });
-  type Owner = ReturnType<typeof ownerOf>;
   const endpoint = (r: Parameters<typeof params>[0]) => `webhook endpoint ${params(r).endpointId}`;
   // the endpoint as it is after the change, never its secret (the audit masks whsec_ anyway)
   const withoutSecret = (answer: unknown) => {
@@ -65,39 +63,35 @@ export function dashboardWebhookRoutes(app: TypedApp, deps: { webhooks: WebhookS
     async (request) => webhooks.add({ ...ownerOf(request), ...request.body }),
   );
 
-  /**
-   * One action on one of the account's endpoints (remove, rotate-secret, test): a POST on
-   * `/api/webhooks/:endpointId/<action>`, audited as `webhook.<action>` on that endpoint. The actions
-   * differ only in what they answer and what they call.
-   */
-  const endpointAction = <Answer extends TSchema>(
-    action: string,
-    answer: Answer,
-    call: (endpointId: number, owner: Owner) => Promise<Static<Answer>>,
-    after?: typeof withoutSecret,
-  ) => {
-    // Fastify cannot relate a generic schema to its answer's type: the answer is checked against its
-    // schema where an action is given (Answer), the route here takes a plain schema.
-    const response: TSchema = answer;
-    const looseCall: (endpointId: number, owner: Owner) => Promise<unknown> = call;
-    app.post(
-      `/api/webhooks/:endpointId/${action}`,
-      {
-        schema: { params: EndpointParams, response: { 200: response } },
-        config: { permission: 'webhooks', audit: { action: `webhook.${action}`, target: endpoint, after } },
-      },
-      async (request) => looseCall(request.params.endpointId, ownerOf(request)),
-    );
-  };
-
-  endpointAction('remove', WebhookEndpoint, (id, owner) => webhooks.remove(id, owner));
-  endpointAction(
-    'rotate-secret',
-    WebhookEndpointWithSecret,
-    (id, owner) => webhooks.rotateSecret(id, owner),
-    withoutSecret,
+  app.post(
+    '/api/webhooks/:endpointId/remove',
+    {
+      schema: { params: EndpointParams, response: { 200: WebhookEndpoint } },
+      config: { permission: 'webhooks', audit: { action: 'webhook.remove', target: endpoint } },
+    },
+    async (request) => webhooks.remove(request.params.endpointId, ownerOf(request)),
   );
-  endpointAction('test', QueuedDelivery, (id, owner) => webhooks.sendTest(id, owner));
+
+  app.post(
+    '/api/webhooks/:endpointId/rotate-secret',
+    {
+      schema: { params: EndpointParams, response: { 200: WebhookEndpointWithSecret } },
+      config: {
+        permission: 'webhooks',
+        audit: { action: 'webhook.rotate-secret', target: endpoint, after: withoutSecret },
+      },
+    },
+    async (request) => webhooks.rotateSecret(request.params.endpointId, ownerOf(request)),
+  );
+
+  app.post(
+    '/api/webhooks/:endpointId/test',
+    {
+      schema: { params: EndpointParams, response: { 200: QueuedDelivery } },
+      config: { permission: 'webhooks', audit: { action: 'webhook.test', target: endpoint } },
+    },
+    async (request) => webhooks.sendTest(request.params.endpointId, ownerOf(request)),
+  );
 
   app.get(
     '/api/webhooks/:endpointId/deliveries',
