@@ -543,6 +543,36 @@ export async function batchFigures(
   }
 }
 
+/**
+ * Waits until the server's outbox is empty (`airgift_messages_queued` of `GET /admin/metrics`), so
+ * that the e-mails of one turn's gift card orders (rendered after it: the outbox yields to a burst)
+ * are not counted against the next figure. The seconds waited; null from a server without the
+ * figure (older code), which is not waited for. Gives up after `timeoutS`.
+ */
+export async function outboxDrained(server: RunningServer, timeoutS = 120): Promise<number | null> {
+  const started = performance.now();
+  const dispatcher = new Agent({ connect: { ca: server.ca } });
+  try {
+    for (;;) {
+      const res = await request(`${server.url}/admin/metrics`, {
+        dispatcher,
+        headers: { authorization: `Bearer ${server.adminKey}` },
+      });
+      const text = await res.body.text();
+      const queued = [...text.matchAll(/^airgift_messages_queued\{[^}]*\} (\d+)$/gm)];
+      if (queued.length === 0) return null;
+      const waited = (performance.now() - started) / 1000;
+      if (queued.every((m) => m[1] === '0') || waited > timeoutS) {
+        if (waited > 1) console.log(`  outbox drained after ${waited.toFixed(1)} s`);
+        return waited;
+      }
+      await sleep(250);
+    }
+  } finally {
+    await dispatcher.close();
+  }
+}
+
 export async function admin<T = any>(
   server: RunningServer,
   method: string,

@@ -24,12 +24,13 @@ test('GET /metrics needs the admin key', async () => {
   assert.equal(none.body.errorCode, 'AUTHENTICATION_FAILURE');
 });
 
-test('request counts and latency histograms by route pattern, orders by status, queue, rate-limit rejections', async () => {
+test('request counts and latency histograms by route pattern, orders by status, queue, outbox, rate-limit rejections', async () => {
   const account = await server.admin.createAccount({ fund: 100 });
   const token = await server.admin.token(account, AUDIENCES.giftcardsSandbox);
   const order = await server.http.post(
     '/giftcards-sandbox/orders',
-    { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Ada' },
+    // with a recipient: its e-mail waits in the outbox (this test server runs no worker to send it)
+    { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Ada', recipientEmail: 'grace@example.com' },
     { token, headers: ACCEPT },
   );
   assert.equal(order.status, 200, order.text);
@@ -59,6 +60,10 @@ test('request counts and latency histograms by route pattern, orders by status, 
   assert.equal(value(text, 'airgift_orders{product="giftcards",status="SUCCESSFUL"}'), 1);
   assert.ok(value(text, 'airgift_jobs_waiting{product="giftcards"}') >= 0);
   assert.equal(value(text, 'airgift_jobs_oldest_due_seconds{product="topups"}'), 0);
+  assert.equal(value(text, 'airgift_messages_queued{channel="email"}'), 1);
+  assert.equal(value(text, 'airgift_messages_queued{channel="sms"}'), 0);
+  assert.ok(value(text, 'airgift_messages_oldest_due_seconds{channel="email"}') >= 0);
+  assert.equal(value(text, 'airgift_messages_oldest_due_seconds{channel="sms"}'), 0);
   assert.ok(value(text, 'airgift_process_resident_memory_bytes') > 10_000_000);
   assert.ok(value(text, 'airgift_event_loop_lag_seconds{quantile="0.99"}') >= 0);
   for (const family of [

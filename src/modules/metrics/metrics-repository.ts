@@ -3,7 +3,8 @@ import type { Database } from '../../db/schema.ts';
 
 /**
  * The SQL behind `GET /metrics`: orders by product and status, and the background queue (orders and
- * top-ups whose next check is set) with how overdue its oldest item is. Read at scrape time only.
+ * top-ups whose next check is set) with how overdue its oldest item is, and the messages waiting to be
+ * sent (the outbox). Read at scrape time only.
  */
 export function metricsRepository(db: Kysely<Database>) {
   return {
@@ -33,6 +34,20 @@ export function metricsRepository(db: Kysely<Database>) {
         product: r.product,
         waiting: Number(r.waiting),
         due: Number(r.due),
+        oldestDueSeconds: r.oldest ? Math.max(0, (now.getTime() - new Date(r.oldest).getTime()) / 1000) : 0,
+      }));
+    },
+
+    /** Messages (e-mail, SMS) still to be sent, by channel: the partial index messages_due holds them. */
+    async outbox(now: Date): Promise<{ channel: string; queued: number; oldestDueSeconds: number }[]> {
+      const result = await sql<{ channel: string; queued: string; oldest: Date | null }>`
+        SELECT c.channel, count(m.id) AS queued, min(m.next_attempt_at) FILTER (WHERE m.next_attempt_at <= ${now}) AS oldest
+        FROM (VALUES ('email'), ('sms')) AS c (channel)
+        LEFT JOIN messages m ON m.channel = c.channel AND m.next_attempt_at IS NOT NULL
+        GROUP BY c.channel ORDER BY c.channel`.execute(db);
+      return result.rows.map((r) => ({
+        channel: r.channel,
+        queued: Number(r.queued),
         oldestDueSeconds: r.oldest ? Math.max(0, (now.getTime() - new Date(r.oldest).getTime()) / 1000) : 0,
       }));
     },

@@ -96,7 +96,11 @@ export function createMetrics(deps: {
     },
     async render(): Promise<string> {
       const now = deps.clock.now();
-      const [orders, queue] = await Promise.all([deps.repo.ordersByStatus(), deps.repo.queue(now)]);
+      const [orders, queue, outbox] = await Promise.all([
+        deps.repo.ordersByStatus(),
+        deps.repo.queue(now),
+        deps.repo.outbox(now),
+      ]);
       const lines: string[] = [];
       const family = (name: string, type: string, help: string) =>
         lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
@@ -202,6 +206,19 @@ export function createMetrics(deps: {
       );
       for (const q of queue)
         lines.push(`airgift_jobs_oldest_due_seconds{product="${q.product}"} ${q.oldestDueSeconds}`);
+      family(
+        'airgift_messages_queued',
+        'gauge',
+        'E-mails and SMS waiting to be sent (the outbox), by channel.',
+      );
+      for (const m of outbox) lines.push(`airgift_messages_queued{channel="${m.channel}"} ${m.queued}`);
+      family(
+        'airgift_messages_oldest_due_seconds',
+        'gauge',
+        'How long the oldest message due has waited to be sent (0: none due).',
+      );
+      for (const m of outbox)
+        lines.push(`airgift_messages_oldest_due_seconds{channel="${m.channel}"} ${m.oldestDueSeconds}`);
       family('airgift_process_resident_memory_bytes', 'gauge', 'Resident set size of this process.');
       lines.push(`airgift_process_resident_memory_bytes ${process.memoryUsage().rss}`);
       family(
