@@ -38,8 +38,11 @@ interface Reading {
 }
 
 function read(parsed: PhoneNumber): Reading {
-  const valid = parsed.isValid();
-  return { parsed, valid, type: valid ? (parsed.getType() ?? null) : null };
+  // The type first: where the metadata has types, isValid() is "getType() is defined" and would
+  // compute the type a second time (its costly part); a number with a type is valid either way.
+  const type = parsed.getType();
+  if (type !== undefined) return { parsed, valid: true, type };
+  return { parsed, valid: parsed.isValid(), type: null };
 }
 
 function toResult({ parsed, valid, type }: Reading, countryIso: string): NormalizedPhone {
