@@ -20,7 +20,7 @@ import { accountRule, installAccountRateLimit, tokenGuards } from './http/rate-l
 import { sendPage } from './http/reference-pages.ts';
 import { repeatedKey, repeatedKeyError } from './http/repeated-keys.ts';
 import { requestIdFor } from './http/request-context.ts';
-import { withPublicRequestUrls } from './http/request-log.ts';
+import { lazyRequestLogger, withPublicRequestUrls } from './http/request-log.ts';
 import { createKeptAnswers, installChangeAnnouncer, installResponseCache } from './http/response-cache.ts';
 import type { TypedApp } from './http/schemas.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
@@ -96,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : { http: { maxHeaderSize: config.headerLimit } }),
     clientErrorHandler: clientErrorHandler(docsUrl),
     logger: withPublicRequestUrls(deps.logger),
+    childLoggerFactory: lazyRequestLogger,
     // One access line per request, at its end, instead of Fastify's two (http/access-log.ts).
     logController: new AccessLogController(accessLog),
     bodyLimit: config.bodyLimit,
