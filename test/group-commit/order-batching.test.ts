@@ -178,6 +178,42 @@ for (const database of ['pglite', 'postgres'] as const) {
       assert.deepEqual(await server.admin.audit(), []);
     });
 
+    test("a batch's PIN top-ups: each voucher sealed in its row, and read back whole", {
+      skip: !available && 'PostgreSQL not reachable',
+    }, async () => {
+      const before = server.runtime.services.ledger.batchStats();
+      const client = await server.caller('topups', 'sandbox', { fund: '5000.00' });
+      const operator = (await client.get('/operators/1004')).body; // MTN Nigeria PIN, FIXED
+      assert.equal(operator.pin, true);
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          client.post('/topups', {
+            operatorId: 1004,
+            amount: operator.fixedAmounts[0],
+            recipientPhone: { countryCode: 'NG', number: `0803${6200000 + i}` },
+          }),
+        ),
+      );
+      for (const a of answers) assert.equal(a.status, 200, a.text);
+      const after = server.runtime.services.ledger.batchStats();
+      assert.ok(after.orders - before.orders > after.batches - before.batches, 'no batch formed');
+      const stored = await sql<{ id: string; pin_detail: string | null }>`
+        SELECT id::text, pin_detail::text FROM topup_transactions
+        WHERE account_id = ${client.account.accountId}`.execute(server.db.kysely);
+      assert.equal(stored.rows.length, 16);
+      const raw = new Map(stored.rows.map((r) => [Number(r.id), r.pin_detail]));
+      for (const t of answers.map((a) => a.body)) {
+        const { code, serial } = t.pinDetail;
+        assert.ok(code && serial, `no voucher in ${JSON.stringify(t)}`);
+        const column = raw.get(t.transactionId);
+        assert.ok(column, `no sealed voucher stored for ${t.transactionId}`);
+        assert.ok(!column.includes(code) && !column.includes(serial), 'the voucher is stored in the clear');
+        const read = await client.get(`/topups/reports/transactions/${t.transactionId}`);
+        assert.deepEqual(read.body.pinDetail, t.pinDetail, 'the voucher reads back whole');
+      }
+      assert.deepEqual(await server.admin.audit(), []);
+    });
+
     test('daily count limit under a burst: exactly the limit is accepted', {
       skip: !available && 'PostgreSQL not reachable',
     }, async () => {
