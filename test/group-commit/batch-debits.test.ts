@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { dec } from '../../src/lib/money.ts';
 import { AUDIENCES, type TestAccount } from '../harness/client.ts';
+import { debitsOnly } from '../harness/debits-only.ts';
 import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
 import { VENDOR_ACCEPT } from '../topups/helpers.ts';
 
@@ -14,8 +15,11 @@ for (const database of ['pglite', 'postgres'] as const) {
   describe(`batched debits (${database})`, async () => {
     const available = database === 'pglite' || (await postgresForTests());
     let server: TestServer;
+    let debit: ReturnType<typeof debitsOnly>;
     before(async () => {
-      if (available) server = await startTestServer({ database });
+      if (!available) return;
+      server = await startTestServer({ database });
+      debit = debitsOnly(server.runtime.services.ledger);
     });
     after(() => server?.close());
 
@@ -66,7 +70,7 @@ for (const database of ['pglite', 'postgres'] as const) {
       const results = debits.map((d) =>
         ledger
           .orderTransaction(key, (trx) =>
-            ledger.debitOrder(trx, {
+            debit(trx, {
               ...key,
               amount: dec(d.amount),
               product: d.product,

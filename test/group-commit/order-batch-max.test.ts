@@ -3,6 +3,7 @@ import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { dec } from '../../src/lib/money.ts';
 import { AUDIENCES } from '../harness/client.ts';
+import { debitsOnly } from '../harness/debits-only.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 import { VENDOR_ACCEPT } from '../topups/helpers.ts';
 
@@ -65,6 +66,7 @@ describe('ORDER_BATCH_MAX', () => {
     // 24 debits queued with a slow transaction of their account, 25 works in one lane: nine batches
     // of at most three (with the default cap, one batch of all 25)
     const { ledger } = server.runtime.services;
+    const debit = debitsOnly(ledger);
     const client = await server.caller('giftcards', 'sandbox', { fund: '100.00' });
     const key = { accountId: client.account.accountId, environment: 'sandbox' as const };
     const slow = ledger.orderTransaction(key, async (trx) => {
@@ -73,7 +75,7 @@ describe('ORDER_BATCH_MAX', () => {
     const before = ledger.batchStats();
     const debits = Array.from({ length: 24 }, (_, i) =>
       ledger.orderTransaction(key, (trx) =>
-        ledger.debitOrder(trx, {
+        debit(trx, {
           ...key,
           amount: dec('1.25'),
           product: 'giftcards',

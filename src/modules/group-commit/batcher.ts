@@ -53,8 +53,8 @@ import type { Database, Environment } from '../../db/schema.ts';
  * @example
  * const commits = createGroupCommit(db, { maxBatch: 64, inFlight: 2 });
  * const id = await commits.run({ accountId, environment }, async (trx) => {
- *   const debit = await ledger.debitOrder(trx, { ... });
- *   return insertOrder(trx, debit);
+ *   const debit = await debitWithRows(trx, { ... }, rows, true); // ledger.registerRowWriter's
+ *   return debit.entryId;
  * });
  */
 export interface BatchKey {

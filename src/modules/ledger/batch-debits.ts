@@ -10,7 +10,7 @@ import type { OrderDebit, PostingResult } from './ledger-types.ts';
  * per order, in arrival order, each with the balance it left (the running total). It is all or
  * nothing: if the total does not fit (a limit, the balance) every order of the gathering is refused
  * with `BatchDebitRefused`, the batch rolls back and its orders run again alone (the group commit), where
- * each gets its own exact answer from `debitOrder`. So the balance == sum(entries) invariant and
+ * each gets its own exact answer from its debit alone (ledger.ts `debitOne`). So the balance == sum(entries) invariant and
  * every order's result are those of the orders posted one by one.
  */
 export class BatchDebitRefused extends Error {
@@ -20,8 +20,8 @@ export class BatchDebitRefused extends Error {
 }
 
 /**
- * Debits with one account and the same limits can be posted together (a product's rows written with
- * its debits have a gathering of their own: ledger.ts `registerRowWriter`).
+ * Debits with one account and the same limits can be posted together (of one product: each product's
+ * debits, written with its rows, have a gathering of their own, ledger.ts `registerRowWriter`).
  */
 export const canShareDebit = (a: OrderDebit, b: OrderDebit) =>
   a.accountId === b.accountId && a.environment === b.environment && limitsKey(a) === limitsKey(b);

@@ -87,14 +87,6 @@ export function createLedger(
   const groupCommit = options.groupCommit ?? createGroupCommit(db);
   // the transactions of batches of two or more orders: their statements may be gathered
   const inBatch = groupCommit.inBatch;
-  // the debits of a batch's orders are posted in one statement (batch-debits.ts)
-  const debits = createGathering<OrderDebit, PostingResult>({
-    gathers: inBatch,
-    one: (trx, o) => debitOne(trx, o),
-    many: (trx, orders) => postDebits(trx, orders, clock.now()),
-    canShare: canShareDebit,
-  });
-
   /** Opens the balance of an account in an environment at zero (idempotent). */
   async function open(
     trx: Kysely<Database>,
@@ -169,23 +161,16 @@ export function createLedger(
   }
 
   /**
-   * Debits an accepted order inside the order's transaction, in one statement: the day's usage row
-   * (daily-order-usage: count and total of today's (UTC) order debits, both products) is raised only
-   * within the account's daily limits, the balance only if it stays >= 0, and the entry is written
-   * from the balance that update left. Both rows are locked by their updates until the caller's
-   * transaction ends, so concurrent orders of one account serialise on them. Any refusal throws, and
-   * the caller's rollback undoes whatever part of the statement did happen. On a batch's transaction
-   * (the group commit's) the debits of its orders are gathered into one statement (batch-debits.ts).
-   */
-  function debitOrder(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
-    return debits.run(trx, o);
-  }
-
-  /**
-   * Registers a product's row writer and gives its debit: `debitOrder` that also writes the order's
-   * own `rows`, in a batch by the debits' one statement (the writer's CTEs after the entries, each
-   * row taking its balances from its entry), alone right after its debit; either way in the caller's
-   * transaction. Called once, when the product is built; each call makes a gathering of its own.
+   * Registers a product's row writer and gives its debit, made inside the order's transaction: the
+   * day's usage row (daily-order-usage: count and total of today's (UTC) order debits, both products)
+   * is raised only within the account's daily limits, the balance only if it stays >= 0, and the entry
+   * is written from the balance that update left; then the order's own `rows`. Alone, that is one
+   * statement (`debitOne`) and the writer's `one` after it; in a batch (the group commit's), the
+   * debits of its orders and their rows are ONE statement (batch-debits.ts, the writer's CTEs after
+   * the entries, each row taking its balances from its entry). The balance and usage rows stay locked
+   * until the caller's transaction ends, so concurrent orders of one account serialise on them; any
+   * refusal throws, and the caller's rollback undoes whatever part of the statement did happen.
+   * Called once, when the product is built; each call makes a gathering of its own.
    * `last`: the order makes no statement after this one; when every order of a batch says so, the
    * batch's COMMIT goes out right behind the statement (group-commit's `runLast`).
    */
@@ -219,7 +204,7 @@ export function createLedger(
     return (trx, debit, rows, last) => gathering.run(trx, { debit, rows, last });
   }
 
-  /** `debitOrder` of one order on its own, in one statement. */
+  /** The debit of one order on its own, in one statement (a batch's: batch-debits.ts). */
   async function debitOne(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
     const at = clock.now();
     const day = at.toISOString().slice(0, 10);
@@ -420,7 +405,6 @@ export function createLedger(
     open,
     post,
     postAlone,
-    debitOrder,
     registerRowWriter,
     orderTransaction,
     refundOrder,
