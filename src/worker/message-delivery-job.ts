@@ -22,8 +22,8 @@ export const YIELD_MAX_MS = 15_000;
  * 25 messages a second cost the orders a tenth). So while the order path is busy (`busy`:
  * `BUSY_ORDERS` or more orders in flight in this server when a run starts), a run takes only the
  * messages that have been due for `YIELD_MAX_MS` or longer: a message is held back at most that
- * long, and once the burst is over the outbox drains at full speed. Under a load that never lets
- * up, every message goes out at full speed, `YIELD_MAX_MS` late.
+ * long, and once the burst is over the outbox drains at full speed, batch after batch (`drains`).
+ * Under a load that never lets up, every message goes out `YIELD_MAX_MS` late, a batch per interval.
  */
 export function messageDeliveryJob(
   messaging: Messaging,
@@ -44,6 +44,9 @@ export function messageDeliveryJob(
     batchSize: 400,
     due: (now, limit) =>
       busy() ? claim(now, limit, new Date(now.getTime() - YIELD_MAX_MS)) : claim(now, limit),
+    // a full batch is taken again at once (not a second later) while the order path is quiet: a
+    // burst's messages go out at the rate they are sent, not 400 a second
+    drains: () => !busy(),
     run: async (message) => {
       if (await messaging.sender.attempt(message)) recorded.add(message);
     },

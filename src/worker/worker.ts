@@ -8,7 +8,9 @@ import type { Clock } from '../lib/clock.ts';
  * and what tests call directly after moving the clock) picks up whatever is due by the injected clock.
  *
  * Each handler says how often its jobs are looked for; the loop ticks at the shortest interval and
- * runs a handler every `round(its interval / tick)` ticks. One run at a time; a job that throws is
+ * runs a handler every `round(its interval / tick)` ticks. A handler that `drains` runs again at once
+ * while its runs take full batches (a backlog goes at the rate its jobs go, not one batch per
+ * interval), the others still at their intervals meanwhile. One run at a time; a job that throws is
  * reported and does not hold back the others; the handler's `failed` decides when it is tried again.
  * The handlers' `due` leases the rows it returns (lease-repository.ts), so several servers share the
  * work; `stop()` lets the job under way finish and gives the rest of the batch back.
@@ -34,6 +36,11 @@ export interface JobHandler<J extends Job = Job> {
   readonly concurrency?: number;
   /** How many jobs one run takes at most (default 100). */
   readonly batchSize?: number;
+  /**
+   * Asked after a run that took a full batch: true runs the handler again at once instead of at its
+   * next interval (the outbox drains a burst's messages so, while the order path is not busy).
+   */
+  drains?(): boolean;
   /** Does one job; throws when it failed. */
   run(job: J): Promise<void>;
   /** After `run` threw: when the job is tried again (without it: at the next run). */
@@ -61,11 +68,21 @@ export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
   let report: JobErrorReporter = () => {};
   let stopping = false;
 
-  async function runJobs(handlers: JobHandler[], onError: JobErrorReporter): Promise<number> {
+  /** When each handler's last run began (performance.now()): the others' turns while one drains. */
+  const lastRunAt = new Map<JobHandler, number>();
+
+  /** One run of each of `handlers`; `full`: those whose run took a full batch and that drain. */
+  async function runJobs(
+    handlers: JobHandler[],
+    onError: JobErrorReporter,
+  ): Promise<{ count: number; full: JobHandler[] }> {
     let count = 0;
+    const full: JobHandler[] = [];
     for (const handler of handlers) {
       if (stopping) break;
-      const due = await handler.due(clock.now(), handler.batchSize ?? BATCH);
+      lastRunAt.set(handler, performance.now());
+      const limit = handler.batchSize ?? BATCH;
+      const due = await handler.due(clock.now(), limit);
       count += due.length;
       let next = 0;
       // `concurrency` lanes take the batch's jobs in order; each stops taking when the worker stops
@@ -77,6 +94,25 @@ export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
       };
       await Promise.all(Array.from({ length: Math.max(1, handler.concurrency ?? 1) }, lane));
       if (next < due.length) await handler.release?.(due.slice(next));
+      if (due.length >= limit && !stopping && handler.drains?.()) full.push(handler);
+    }
+    return { count, full };
+  }
+
+  /**
+   * Runs `first`, then again at once the handlers whose run was full and that drain, with every
+   * other handler whose interval has passed since its last run (none waits on another's backlog),
+   * until no run is full. How many jobs it looked at.
+   */
+  async function runDraining(first: JobHandler[], onError: JobErrorReporter): Promise<number> {
+    let count = 0;
+    let handlers = first;
+    while (handlers.length > 0) {
+      const run = await runJobs(handlers, onError);
+      count += run.count;
+      if (run.full.length === 0) break;
+      const now = performance.now();
+      handlers = jobs.filter((j) => run.full.includes(j) || now - (lastRunAt.get(j) ?? 0) >= j.intervalMs);
     }
     return count;
   }
@@ -105,17 +141,20 @@ export function createWorker(deps: { clock: Clock; jobs: JobHandler[] }) {
     if (pending > 0) return; // a run is under way (or waiting): the next tick tries again
     ticks += 1;
     const handlers = jobs.filter((j) => ticks % (everyTicks.get(j) ?? 1) === 0);
-    exclusive(() => runJobs(handlers, report)).catch((error) => report(error, { name: 'worker', id: null }));
+    exclusive(() => runDraining(handlers, report)).catch((error) =>
+      report(error, { name: 'worker', id: null }),
+    );
   }
 
   return {
     /**
-     * Runs every job type's due jobs now; returns how many jobs it looked at. A failed job goes to
-     * `onError`; without one, the first failure is thrown once every due job has been tried.
+     * Runs every job type's due jobs now (a batch each, more of those that drain); returns how many
+     * jobs it looked at. A failed job goes to `onError`; without one, the first failure is thrown once
+     * every due job has been tried.
      */
     async runDue(onError?: JobErrorReporter): Promise<number> {
       const failures: unknown[] = [];
-      const count = await exclusive(() => runJobs(jobs, onError ?? ((error) => failures.push(error))));
+      const count = await exclusive(() => runDraining(jobs, onError ?? ((error) => failures.push(error))));
       if (failures.length > 0) throw failures[0];
       return count;
     },

@@ -138,3 +138,62 @@ describe('worker', () => {
     assert.equal(most, 4);
   });
 });
+
+describe('worker: a handler that drains', () => {
+  /** `count` jobs handed out `batchSize` at a time, each taking `ms`; `drains` as given. */
+  function backlog(count: number, o: { batchSize: number; ms?: number; drains?: () => boolean }) {
+    const done: number[] = [];
+    let runs = 0;
+    return {
+      done,
+      runs: () => runs,
+      job: {
+        name: 'backlog',
+        intervalMs: 60_000,
+        batchSize: o.batchSize,
+        ...(o.drains && { drains: o.drains }),
+        due: async (_now: Date, limit: number) => {
+          runs += 1;
+          const left = Array.from({ length: count }, (_, i) => i + 1).filter((id) => !done.includes(id));
+          return left.slice(0, limit).map((id) => ({ id }));
+        },
+        run: async (job: { id: number }) => {
+          if (o.ms) await new Promise((r) => setTimeout(r, o.ms));
+          done.push(job.id);
+        },
+      },
+    };
+  }
+
+  test('runs again at once while its batches are full; without `drains`, one batch per run', async () => {
+    const draining = backlog(7, { batchSize: 2, drains: () => true });
+    assert.equal(await createWorker({ clock: offsetClock(), jobs: [draining.job] }).runDue(), 7);
+    assert.deepEqual(draining.done, [1, 2, 3, 4, 5, 6, 7]);
+    assert.equal(draining.runs(), 4, 'batches of 2, 2, 2 and 1');
+
+    const plain = backlog(7, { batchSize: 2 });
+    assert.equal(await createWorker({ clock: offsetClock(), jobs: [plain.job] }).runDue(), 2);
+    // the outbox's `drains` says no while the order path is busy: one batch, as without it
+    const yielding = backlog(7, { batchSize: 2, drains: () => false });
+    assert.equal(await createWorker({ clock: offsetClock(), jobs: [yielding.job] }).runDue(), 2);
+  });
+
+  test('while one drains, the other handlers still run at their intervals', async () => {
+    const draining = backlog(40, { batchSize: 1, ms: 5, drains: () => true });
+    const other = backlog(0, { batchSize: 1 });
+    const worker = createWorker({
+      clock: offsetClock(),
+      jobs: [draining.job, { ...other.job, name: 'other', intervalMs: 20 }],
+    });
+    const started = performance.now();
+    assert.equal(await worker.runDue(), 40);
+    const ms = performance.now() - started;
+    assert.equal(draining.done.length, 40);
+    // 40 runs of ≥ 5 ms: the other handler's 20 ms interval came round several times meanwhile
+    const otherRuns = other.runs();
+    assert.ok(
+      otherRuns >= Math.min(3, Math.floor(ms / 20)),
+      `the other ran ${otherRuns} times in ${ms.toFixed(0)} ms`,
+    );
+  });
+});
