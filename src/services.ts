@@ -229,19 +229,16 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   const requestLog = createApiRequestLog(db.kysely, clock, config.requestLogDays);
   // the one background poller: gift card fulfilment steps and top-up completion, on leased rows
   const leases = createLeases(db.kysely, { owner: leaseOwner(), leaseMs: config.workerLeaseSeconds * 1000 });
+  const orderPathBusy = () => ledger.ordersInFlight() >= BUSY_ORDERS;
   const worker = createWorker({
     clock,
     jobs: [
       giftcardFulfilmentJob(giftcards.orders, leases, config.fulfilmentPollMs),
       topupCompletionJob(topups.orders, leases, config.topupWorkerIntervalMs),
-      webhookDeliveryJob(webhooks, leases, config.webhookPollMs),
-      // the outbox yields to a burst of orders (at most YIELD_MAX_MS per message)
-      messageDeliveryJob(
-        messaging,
-        leases,
-        config.messagePollMs,
-        () => ledger.ordersInFlight() >= BUSY_ORDERS,
-      ),
+      // webhook deliveries and messages drain a backlog batch after batch while the order path is quiet
+      webhookDeliveryJob(webhooks, leases, config.webhookPollMs, orderPathBusy),
+      // the outbox also yields to a burst of orders (at most YIELD_MAX_MS per message)
+      messageDeliveryJob(messaging, leases, config.messagePollMs, orderPathBusy),
       ...(Number(config.upstreamSyncMinutes) > 0
         ? [catalogueSyncJob(catalogSync, Number(config.upstreamSyncMinutes))]
         : []),
