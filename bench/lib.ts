@@ -520,7 +520,20 @@ export async function tokenFor(
   return body.access_token;
 }
 
-/** One call of the admin API; throws on anything but 200. */
+/** `GET /admin/metrics`' text, over `dispatcher` (a connection kept for polling) or a new one. */
+async function metricsText(server: RunningServer, dispatcher?: Agent): Promise<string> {
+  const own = dispatcher ?? new Agent({ connect: { ca: server.ca } });
+  try {
+    const res = await request(`${server.url}/admin/metrics`, {
+      dispatcher: own,
+      headers: { authorization: `Bearer ${server.adminKey}` },
+    });
+    return await res.body.text();
+  } finally {
+    if (!dispatcher) await own.close();
+  }
+}
+
 /**
  * The group commit's mean batch so far, from `GET /admin/metrics` (orders run in transactions,
  * divided by the transactions): null from a server without those figures (older code).
@@ -528,19 +541,10 @@ export async function tokenFor(
 export async function batchFigures(
   server: RunningServer,
 ): Promise<{ batches: number; orders: number } | null> {
-  const dispatcher = new Agent({ connect: { ca: server.ca } });
-  try {
-    const res = await request(`${server.url}/admin/metrics`, {
-      dispatcher,
-      headers: { authorization: `Bearer ${server.adminKey}` },
-    });
-    const text = await res.body.text();
-    const figure = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
-    const batches = figure('airgift_order_batches_total');
-    return Number.isNaN(batches) ? null : { batches, orders: figure('airgift_order_batch_orders_total') };
-  } finally {
-    await dispatcher.close();
-  }
+  const text = await metricsText(server);
+  const figure = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+  const batches = figure('airgift_order_batches_total');
+  return Number.isNaN(batches) ? null : { batches, orders: figure('airgift_order_batch_orders_total') };
 }
 
 /**
@@ -554,16 +558,16 @@ export async function outboxDrained(server: RunningServer, timeoutS = 120): Prom
   const dispatcher = new Agent({ connect: { ca: server.ca } });
   try {
     for (;;) {
-      const res = await request(`${server.url}/admin/metrics`, {
-        dispatcher,
-        headers: { authorization: `Bearer ${server.adminKey}` },
-      });
-      const text = await res.body.text();
+      const text = await metricsText(server, dispatcher);
       const queued = [...text.matchAll(/^airgift_messages_queued\{[^}]*\} (\d+)$/gm)];
       if (queued.length === 0) return null;
       const waited = (performance.now() - started) / 1000;
-      if (queued.every((m) => m[1] === '0') || waited > timeoutS) {
-        if (waited > 1) console.log(`  outbox drained after ${waited.toFixed(1)} s`);
+      const empty = queued.every((m) => m[1] === '0');
+      if (empty || waited > timeoutS) {
+        if (waited > 1)
+          console.log(
+            `  outbox ${empty ? 'drained' : 'still not empty, not waited for'} after ${waited.toFixed(1)} s`,
+          );
         return waited;
       }
       await sleep(250);
@@ -573,6 +577,7 @@ export async function outboxDrained(server: RunningServer, timeoutS = 120): Prom
   }
 }
 
+/** One call of the admin API; throws on anything but 200. */
 export async function admin<T = any>(
   server: RunningServer,
   method: string,

@@ -9,9 +9,10 @@ import type { OrderDebit, PostingResult } from './ledger-types.ts';
  * day's usage row raised by their count and total within the daily limits, the balance lowered by their total if it stays >= 0, and one entry
  * per order, in arrival order, each with the balance it left (the running total). It is all or
  * nothing: if the total does not fit (a limit, the balance) every order of the gathering is refused
- * with `BatchDebitRefused`, the batch rolls back and its orders run again alone (the group commit), where
- * each gets its own exact answer from its debit alone (ledger.ts `debitOne`). So the balance == sum(entries) invariant and
- * every order's result are those of the orders posted one by one.
+ * with `BatchDebitRefused`, the batch rolls back and its orders run again alone (the group commit),
+ * where each gets its own exact answer from its debit alone (ledger.ts `debitOne`). So the
+ * balance == sum(entries) invariant and every order's result are those of the orders posted one by
+ * one.
  */
 export class BatchDebitRefused extends Error {
   constructor() {

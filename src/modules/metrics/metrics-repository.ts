@@ -6,6 +6,10 @@ import type { Database } from '../../db/schema.ts';
  * top-ups whose next check is set) with how overdue its oldest item is, and the messages waiting to be
  * sent (the outbox). Read at scrape time only.
  */
+/** How long the oldest due item has waited at `now`, in seconds (0: none due). */
+const waitedSeconds = (now: Date, oldest: Date | null) =>
+  oldest ? Math.max(0, (now.getTime() - new Date(oldest).getTime()) / 1000) : 0;
+
 export function metricsRepository(db: Kysely<Database>) {
   return {
     async ordersByStatus(): Promise<{ product: string; status: string; n: number }[]> {
@@ -34,7 +38,7 @@ export function metricsRepository(db: Kysely<Database>) {
         product: r.product,
         waiting: Number(r.waiting),
         due: Number(r.due),
-        oldestDueSeconds: r.oldest ? Math.max(0, (now.getTime() - new Date(r.oldest).getTime()) / 1000) : 0,
+        oldestDueSeconds: waitedSeconds(now, r.oldest),
       }));
     },
 
@@ -48,7 +52,7 @@ export function metricsRepository(db: Kysely<Database>) {
       return result.rows.map((r) => ({
         channel: r.channel,
         queued: Number(r.queued),
-        oldestDueSeconds: r.oldest ? Math.max(0, (now.getTime() - new Date(r.oldest).getTime()) / 1000) : 0,
+        oldestDueSeconds: waitedSeconds(now, r.oldest),
       }));
     },
   };

@@ -104,6 +104,13 @@ export function createMetrics(deps: {
       const lines: string[] = [];
       const family = (name: string, type: string, help: string) =>
         lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+      /** A gauge family read at scrape time: one line per [labels, value]. */
+      const gauge = (name: string, help: string, series: Array<[string, number]>) => {
+        family(name, 'gauge', help);
+        for (const [labels, value] of series) lines.push(`${name}{${labels}} ${value}`);
+      };
+      const product = (q: { product: string }) => `product="${q.product}"`;
+      const channel = (m: { channel: string }) => `channel="${m.channel}"`;
       family(
         'airgift_http_requests_total',
         'counter',
@@ -188,37 +195,36 @@ export function createMetrics(deps: {
         );
         lines.push(`airgift_orders_in_flight ${b.inFlight}`);
       }
-      family('airgift_orders', 'gauge', 'Orders (gift cards) and top-ups by status.');
-      for (const o of orders)
-        lines.push(`airgift_orders{product="${o.product}",status="${o.status}"} ${o.n}`);
-      family(
+      gauge(
+        'airgift_orders',
+        'Orders (gift cards) and top-ups by status.',
+        orders.map((o) => [`${product(o)},status="${o.status}"`, o.n]),
+      );
+      gauge(
         'airgift_jobs_waiting',
-        'gauge',
         'Orders and top-ups with a next check scheduled (the background queue).',
+        queue.map((q) => [product(q), q.waiting]),
       );
-      for (const q of queue) lines.push(`airgift_jobs_waiting{product="${q.product}"} ${q.waiting}`);
-      family('airgift_jobs_due', 'gauge', 'Of those, the ones whose check is due now.');
-      for (const q of queue) lines.push(`airgift_jobs_due{product="${q.product}"} ${q.due}`);
-      family(
+      gauge(
+        'airgift_jobs_due',
+        'Of those, the ones whose check is due now.',
+        queue.map((q) => [product(q), q.due]),
+      );
+      gauge(
         'airgift_jobs_oldest_due_seconds',
-        'gauge',
         'How long the oldest due check has waited (0: none due).',
+        queue.map((q) => [product(q), q.oldestDueSeconds]),
       );
-      for (const q of queue)
-        lines.push(`airgift_jobs_oldest_due_seconds{product="${q.product}"} ${q.oldestDueSeconds}`);
-      family(
+      gauge(
         'airgift_messages_queued',
-        'gauge',
         'E-mails and SMS waiting to be sent (the outbox), by channel.',
+        outbox.map((m) => [channel(m), m.queued]),
       );
-      for (const m of outbox) lines.push(`airgift_messages_queued{channel="${m.channel}"} ${m.queued}`);
-      family(
+      gauge(
         'airgift_messages_oldest_due_seconds',
-        'gauge',
         'How long the oldest message due has waited to be sent (0: none due).',
+        outbox.map((m) => [channel(m), m.oldestDueSeconds]),
       );
-      for (const m of outbox)
-        lines.push(`airgift_messages_oldest_due_seconds{channel="${m.channel}"} ${m.oldestDueSeconds}`);
       family('airgift_process_resident_memory_bytes', 'gauge', 'Resident set size of this process.');
       lines.push(`airgift_process_resident_memory_bytes ${process.memoryUsage().rss}`);
       family(
