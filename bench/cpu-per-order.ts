@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { batchFigures, outboxDrained, PG_URL, ROOT, setServerRoot, startAirgift } from './lib.ts';
+import { batchFigures, isMain, outboxDrained, PG_URL, ROOT, setServerRoot, startAirgift } from './lib.ts';
 import { benchAccount, orderLoad } from './orders.ts';
 
 const database = (process.argv[2] ?? 'postgres') as 'postgres' | 'pglite';
@@ -23,7 +23,8 @@ const ALL_KINDS = ['giftcards', 'topups'] as const;
 const KINDS = ALL_KINDS.filter((k) =>
   (process.env.BENCH_KINDS ?? ALL_KINDS.join(',')).split(',').includes(k),
 );
-const ticks = (pid: number) => {
+/** CPU time of a process so far (utime + stime), in ticks of TICK_MS. */
+export const ticks = (pid: number) => {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return Number(f[11]) + Number(f[12]);
@@ -32,7 +33,7 @@ const ticks = (pid: number) => {
   }
 };
 
-interface Reading {
+export interface Reading {
   rps: number;
   p99: number;
   server: number;
@@ -43,9 +44,12 @@ interface Reading {
 }
 
 /** One turn: a new server of `root`, a warm-up, then one measured run of each kind. */
-async function turn(root: string): Promise<Record<(typeof ALL_KINDS)[number], Reading>> {
+export async function turn(
+  root: string,
+  o: { database: 'postgres' | 'pglite'; seconds: number } = { database, seconds },
+): Promise<Record<(typeof ALL_KINDS)[number], Reading>> {
   setServerRoot(root);
-  const server = await startAirgift({ database });
+  const server = await startAirgift({ database: o.database });
   const dbName = server.databaseUrl ? new URL(server.databaseUrl).pathname.slice(1) : null;
   async function backends(): Promise<number[]> {
     if (!dbName) return [];
@@ -79,12 +83,12 @@ async function turn(root: string): Promise<Record<(typeof ALL_KINDS)[number], Re
           s1 = ticks(server.pid);
           b1 = pids.map(ticks);
         },
-        (seconds - 0.3) * 1000,
+        (o.seconds - 0.3) * 1000,
       );
       const batchesBefore = await batchFigures(server);
-      const res = await orderLoad(server, kind, { seconds, clients: 64, account });
+      const res = await orderLoad(server, kind, { seconds: o.seconds, clients: 64, account });
       const batchesAfter = await batchFigures(server);
-      const orders = res.load.rps * (seconds - 1);
+      const orders = res.load.rps * (o.seconds - 1);
       const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
       readings[kind] = {
         rps: res.load.rps,
@@ -106,42 +110,45 @@ async function turn(root: string): Promise<Record<(typeof ALL_KINDS)[number], Re
 
 const line = (name: string, kind: string, r: Reading) =>
   `${name} ${database} ${kind}: ${r.rps.toFixed(0)} orders/s p99 ${r.p99.toFixed(0)} ms server ${r.server.toFixed(0)} us/order pg ${r.pg.toFixed(0)} us/order drift ${r.drift ?? 'none'}${r.perBatch === null ? '' : ` orders/batch ${r.perBatch.toFixed(1)}`}`;
-const median = (xs: number[]) => {
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const other = process.env.BENCH_SERVER_ROOT;
-const sides = other ? { before: other, after: ROOT } : { after: ROOT };
-const all: Record<string, Array<Record<string, Reading>>> = { before: [], after: [] };
-for (let r = 0; r < rounds; r++) {
-  // A B, then B A: neither side always goes first (a machine warming or cooling)
-  const order = Object.entries(sides);
-  if (r % 2 === 1) order.reverse();
-  for (const [name, root] of order) {
-    const readings = await turn(root);
-    all[name].push(readings);
-    for (const kind of KINDS) {
-      console.log(
-        `RESULT ${line(name, kind, readings[kind])} load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
-      );
+// bench/floor.ts imports the turn; run alone, this compares checkouts
+if (isMain(import.meta.url)) {
+  const other = process.env.BENCH_SERVER_ROOT;
+  const sides = other ? { before: other, after: ROOT } : { after: ROOT };
+  const all: Record<string, Array<Record<string, Reading>>> = { before: [], after: [] };
+  for (let r = 0; r < rounds; r++) {
+    // A B, then B A: neither side always goes first (a machine warming or cooling)
+    const order = Object.entries(sides);
+    if (r % 2 === 1) order.reverse();
+    for (const [name, root] of order) {
+      const readings = await turn(root);
+      all[name].push(readings);
+      for (const kind of KINDS) {
+        console.log(
+          `RESULT ${line(name, kind, readings[kind])} load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
+        );
+      }
     }
   }
-}
-console.log(`\nmedians of ${rounds} turns each`);
-for (const kind of KINDS) {
-  for (const name of Object.keys(sides)) {
-    const rs = all[name].map((x) => x[kind]);
-    const drifts = rs.filter((x) => x.drift !== null).length;
-    console.log(
-      line(name, kind, {
-        rps: median(rs.map((x) => x.rps)),
-        p99: median(rs.map((x) => x.p99)),
-        server: median(rs.map((x) => x.server)),
-        pg: median(rs.map((x) => x.pg)),
-        drift: drifts === 0 ? null : `${drifts} turns drifted`,
-        perBatch: rs.some((x) => x.perBatch === null) ? null : median(rs.map((x) => x.perBatch ?? 0)),
-      }),
-    );
+  console.log(`\nmedians of ${rounds} turns each`);
+  for (const kind of KINDS) {
+    for (const name of Object.keys(sides)) {
+      const rs = all[name].map((x) => x[kind]);
+      const drifts = rs.filter((x) => x.drift !== null).length;
+      console.log(
+        line(name, kind, {
+          rps: median(rs.map((x) => x.rps)),
+          p99: median(rs.map((x) => x.p99)),
+          server: median(rs.map((x) => x.server)),
+          pg: median(rs.map((x) => x.pg)),
+          drift: drifts === 0 ? null : `${drifts} turns drifted`,
+          perBatch: rs.some((x) => x.perBatch === null) ? null : median(rs.map((x) => x.perBatch ?? 0)),
+        }),
+      );
+    }
   }
 }

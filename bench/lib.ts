@@ -333,6 +333,30 @@ export async function startBaseline(
   };
 }
 
+/**
+ * The floor of an order (bench/floor-server.mjs) in its own process with the same TLS key:
+ * `answer` answers each POST at once, `commit` after a group-committed debit and insert in
+ * `databaseUrl`, whose tables `floor_balance` and `floor_orders` the caller made.
+ */
+export async function startFloor(
+  dataDir: string,
+  mode: 'answer' | 'commit',
+  databaseUrl?: string,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'floor-server.mjs')], {
+    env: {
+      ...process.env,
+      FLOOR_MODE: mode,
+      FLOOR_DATABASE_URL: databaseUrl ?? '',
+      KEY: join(dataDir, 'tls', 'server.key'),
+      CERT: join(dataDir, 'tls', 'server.crt'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const port = await waitFor(child, /floor on (\d+)/, 'floor');
+  return { url: `https://127.0.0.1:${port}`, pid: child.pid as number, stop: () => stopChild(child) };
+}
+
 export interface LoadResult {
   requests: number;
   rps: number;
