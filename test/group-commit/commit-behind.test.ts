@@ -183,7 +183,7 @@ describe('top-ups: the COMMIT behind their rows (PostgreSQL)', {
     const [fn] = (
       await sql<{
         volatility: string;
-      }>`SELECT provolatile AS volatility FROM pg_proc WHERE proname = 'topup_recipient_free'`.execute(
+      }>`SELECT provolatile AS volatility FROM pg_proc WHERE proname = 'topup_recipients_free'`.execute(
         server.db.kysely,
       )
     ).rows;

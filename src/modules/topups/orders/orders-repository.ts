@@ -286,8 +286,9 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
      * A batch's top-ups as CTEs of the debits' one statement (the row writer's `many`,
      * ledger/batch-debits.ts): each row with the balances of its entry, none for an order without
      * one (a refused batch writes nothing). Its number's recent recharge is looked for on the row
-     * of the entry, so after the balance row's lock, by `topup_recipient_free` (migration 0032),
-     * which sees what committed while the statement waited and refuses the batch when it finds one
+     * of the entry, so after the balance row's lock, by `topup_recipients_free` (migration 0034: the
+     * batch's numbers in one call), which sees what committed while the statement waited and refuses
+     * the batch when it finds one
      * (the top-ups then run alone: `insertChecked`). A batch's customIdentifiers are left to the
      * unique index (batch-mates' were checked apart before the lock).
      */
@@ -303,18 +304,21 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       const columns = [...new Set(docs.flatMap((d) => Object.keys(d)))].filter((c) => !FROM_THE_DEBIT.has(c));
       const cols = sql.raw(quotedColumns(columns));
       const fromRows = sql.raw(quotedColumns(columns, 'r.'));
-      // topup_rows is MATERIALIZED and calls the check in its select list, on the rows of `entry`:
-      // never before the debit has the lock, whatever the plan.
+      // topup_rows is MATERIALIZED on the rows of `entry`, and the check takes its numbers in one
+      // call: never before the debit has the lock, whatever the plan. A batch is one account's.
       return sql`, topup_rows AS MATERIALIZED (
           SELECT r.*, trim_scale(entry.balance_after - entry.amount) AS debited_old_balance,
-                 trim_scale(entry.balance_after) AS debited_new_balance,
-                 topup_recipient_free(r.account_id, r.environment, r.recipient_phone, ${since}::timestamptz) AS free
+                 trim_scale(entry.balance_after) AS debited_new_balance
           FROM json_populate_recordset(NULL::topup_transactions, ${JSON.stringify(docs)}::json) AS r
           JOIN entry ON entry.transaction_id = r.id AND entry.product = 'topups'
+        ), recipients_free AS MATERIALIZED (
+          SELECT topup_recipients_free(min(r.account_id), min(r.environment), array_agg(r.recipient_phone),
+                                       ${since}::timestamptz) AS free
+          FROM topup_rows r
         ), written_topups AS (
           INSERT INTO topup_transactions (${cols}, old_balance, new_balance, balance_updated_at)
           SELECT ${fromRows}, r.debited_old_balance, r.debited_new_balance, ${at}::timestamptz
-          FROM topup_rows r WHERE r.free
+          FROM topup_rows r WHERE (SELECT free FROM recipients_free)
         )`;
     },
 
