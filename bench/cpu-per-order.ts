@@ -14,24 +14,30 @@ import pg from 'pg';
 import { batchFigures, isMain, outboxDrained, PG_URL, ROOT, setServerRoot, startAirgift } from './lib.ts';
 import { benchAccount, orderLoad } from './orders.ts';
 
-const database = (process.argv[2] ?? 'postgres') as 'postgres' | 'pglite';
-const seconds = Number(process.argv[3] ?? 8);
-const rounds = Number(process.argv[4] ?? 2);
 const TICK_MS = 10;
 const ALL_KINDS = ['giftcards', 'topups'] as const;
 /** BENCH_KINDS=topups (or giftcards) measures one product only: half the time per turn. */
 const KINDS = ALL_KINDS.filter((k) =>
   (process.env.BENCH_KINDS ?? ALL_KINDS.join(',')).split(',').includes(k),
 );
-/** CPU time of a process so far (utime + stime), in ticks of TICK_MS. */
-export const ticks = (pid: number) => {
+/** CPU time of a process so far (utime + stime), in µs (0 once it is gone). */
+export const cpuMicros = (pid: number) => {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(f[11]) + Number(f[12]);
+    return (Number(f[11]) + Number(f[12])) * TICK_MS * 1000;
   } catch {
     return 0;
   }
 };
+
+/** The backends open now on a database of the benchmark PostgreSQL server. */
+export async function backendsOf(database: string): Promise<number[]> {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  const { rows } = await c.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+  await c.end();
+  return rows.map((r) => r.pid);
+}
 
 export interface Reading {
   rps: number;
@@ -46,19 +52,11 @@ export interface Reading {
 /** One turn: a new server of `root`, a warm-up, then one measured run of each kind. */
 export async function turn(
   root: string,
-  o: { database: 'postgres' | 'pglite'; seconds: number } = { database, seconds },
+  o: { database: 'postgres' | 'pglite'; seconds: number },
 ): Promise<Record<(typeof ALL_KINDS)[number], Reading>> {
   setServerRoot(root);
   const server = await startAirgift({ database: o.database });
   const dbName = server.databaseUrl ? new URL(server.databaseUrl).pathname.slice(1) : null;
-  async function backends(): Promise<number[]> {
-    if (!dbName) return [];
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    const { rows } = await c.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName]);
-    await c.end();
-    return rows.map((r) => r.pid);
-  }
   const readings = {} as Record<(typeof ALL_KINDS)[number], Reading>;
   try {
     for (const kind of KINDS) {
@@ -74,14 +72,14 @@ export async function turn(
         b0: number[] = [],
         b1: number[] = [];
       setTimeout(async () => {
-        pids = await backends();
-        s0 = ticks(server.pid);
-        b0 = pids.map(ticks);
+        pids = dbName ? await backendsOf(dbName) : [];
+        s0 = cpuMicros(server.pid);
+        b0 = pids.map(cpuMicros);
       }, 700);
       setTimeout(
         () => {
-          s1 = ticks(server.pid);
-          b1 = pids.map(ticks);
+          s1 = cpuMicros(server.pid);
+          b1 = pids.map(cpuMicros);
         },
         (o.seconds - 0.3) * 1000,
       );
@@ -89,12 +87,11 @@ export async function turn(
       const res = await orderLoad(server, kind, { seconds: o.seconds, clients: 64, account });
       const batchesAfter = await batchFigures(server);
       const orders = res.load.rps * (o.seconds - 1);
-      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
       readings[kind] = {
         rps: res.load.rps,
         p99: res.load.p99,
-        server: ((s1 - s0) * TICK_MS * 1000) / orders,
-        pg: ((sum(b1) - sum(b0)) * TICK_MS * 1000) / orders,
+        server: (s1 - s0) / orders,
+        pg: (sum(b1) - sum(b0)) / orders,
         drift: res.drift,
         perBatch:
           batchesBefore && batchesAfter
@@ -108,15 +105,33 @@ export async function turn(
   return readings;
 }
 
-const line = (name: string, kind: string, r: Reading) =>
+export const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+const line = (name: string, database: string, kind: string, r: Reading) =>
   `${name} ${database} ${kind}: ${r.rps.toFixed(0)} orders/s p99 ${r.p99.toFixed(0)} ms server ${r.server.toFixed(0)} us/order pg ${r.pg.toFixed(0)} us/order drift ${r.drift ?? 'none'}${r.perBatch === null ? '' : ` orders/batch ${r.perBatch.toFixed(1)}`}`;
 export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** The medians of readings, figure by figure; `drift` counts the turns that drifted. */
+export function medianReading(rs: Reading[]): Reading {
+  const drifts = rs.filter((x) => x.drift !== null).length;
+  return {
+    rps: median(rs.map((x) => x.rps)),
+    p99: median(rs.map((x) => x.p99)),
+    server: median(rs.map((x) => x.server)),
+    pg: median(rs.map((x) => x.pg)),
+    drift: drifts === 0 ? null : `${drifts} turns drifted`,
+    perBatch: rs.some((x) => x.perBatch === null) ? null : median(rs.map((x) => x.perBatch ?? 0)),
+  };
+}
+
 // bench/floor.ts imports the turn; run alone, this compares checkouts
 if (isMain(import.meta.url)) {
+  const database = (process.argv[2] ?? 'postgres') as 'postgres' | 'pglite';
+  const seconds = Number(process.argv[3] ?? 8);
+  const rounds = Number(process.argv[4] ?? 2);
   const other = process.env.BENCH_SERVER_ROOT;
   const sides = other ? { before: other, after: ROOT } : { after: ROOT };
   const all: Record<string, Array<Record<string, Reading>>> = { before: [], after: [] };
@@ -125,11 +140,11 @@ if (isMain(import.meta.url)) {
     const order = Object.entries(sides);
     if (r % 2 === 1) order.reverse();
     for (const [name, root] of order) {
-      const readings = await turn(root);
+      const readings = await turn(root, { database, seconds });
       all[name].push(readings);
       for (const kind of KINDS) {
         console.log(
-          `RESULT ${line(name, kind, readings[kind])} load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
+          `RESULT ${line(name, database, kind, readings[kind])} load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
         );
       }
     }
@@ -137,18 +152,7 @@ if (isMain(import.meta.url)) {
   console.log(`\nmedians of ${rounds} turns each`);
   for (const kind of KINDS) {
     for (const name of Object.keys(sides)) {
-      const rs = all[name].map((x) => x[kind]);
-      const drifts = rs.filter((x) => x.drift !== null).length;
-      console.log(
-        line(name, kind, {
-          rps: median(rs.map((x) => x.rps)),
-          p99: median(rs.map((x) => x.p99)),
-          server: median(rs.map((x) => x.server)),
-          pg: median(rs.map((x) => x.pg)),
-          drift: drifts === 0 ? null : `${drifts} turns drifted`,
-          perBatch: rs.some((x) => x.perBatch === null) ? null : median(rs.map((x) => x.perBatch ?? 0)),
-        }),
-      );
+      console.log(line(name, database, kind, medianReading(all[name].map((x) => x[kind]))));
     }
   }
 }

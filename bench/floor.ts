@@ -17,61 +17,45 @@
  * utime+stime); the medians end with each figure as a ratio of pgbench's tps. A ratio the floor
  * does not reach is out of reach of any Node.js server on this machine, whatever airgift changes.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
+import { Agent, request } from 'undici';
 import { loadTls } from '../src/http/tls.ts';
-import { median, type Reading, ticks, turn } from './cpu-per-order.ts';
-import { PG_URL, pgbench, ROOT, scratchDatabase, startFloor, wrkDuration } from './lib.ts';
+import { backendsOf, cpuMicros, median, medianReading, type Reading, sum, turn } from './cpu-per-order.ts';
+import { pgbench, ROOT, scratchDatabase, startFloor } from './lib.ts';
+import { runOrdersLua } from './orders.ts';
 
 const seconds = Number(process.argv[2] ?? 6);
 const rounds = Number(process.argv[3] ?? 3);
-const TICK_MS = 10;
-const execFileAsync = promisify(execFile);
 
 let wrkRuns = 0;
 
 /** wrk's top-ups (bench/orders.lua) against a floor server: answers 2xx per second and p99. */
 async function wrkTopups(url: string, dir: string): Promise<{ rps: number; p99: number }> {
-  const { stdout } = await execFileAsync(
-    'wrk',
-    [
-      '-t1',
-      '-c64',
-      wrkDuration(seconds),
-      '--timeout',
-      '30s',
-      '-s',
-      join(ROOT, 'bench', 'orders.lua'),
-      `${url}/`,
-      '--',
-      'topups',
-      `floor${++wrkRuns}`,
-      'none',
-      join(dir, 'answers'),
-      '0',
-    ],
-    { timeout: (seconds + 60) * 1000, maxBuffer: 16 * 1024 * 1024 },
-  );
-  const ok = [...stdout.matchAll(/AIRGIFT-THREAD \d+ sent \d+ answered \d+ ok (\d+)/g)].reduce(
-    (sum, m) => sum + Number(m[1]),
-    0,
-  );
-  const summary = /AIRGIFT-SUMMARY duration_us (\d+) p50_us \d+ p99_us (\d+)/.exec(stdout);
-  if (!summary) throw new Error(`wrk printed no figures: ${stdout.slice(-500)}`);
-  return { rps: ok / (Number(summary[1]) / 1e6), p99: Number(summary[2]) / 1000 };
+  const { threads, summary } = await runOrdersLua(url, {
+    kind: 'topups',
+    prefix: `floor${++wrkRuns}`,
+    token: 'none',
+    answers: join(dir, 'answers'),
+    phoneOffset: 0,
+    seconds,
+    clients: 64,
+  });
+  const ok = sum(threads.map((m) => Number(m[4])));
+  return { rps: ok / (Number(summary[1]) / 1e6), p99: Number(summary[3]) / 1000 };
 }
 
-/** The backends of a database now (the floor's two clients). */
-async function backendsOf(database: string): Promise<number[]> {
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  const { rows } = await c.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
-  await c.end();
-  return rows.map((r) => r.pid);
+/** The committing floor's batches so far (`GET /stats` of floor-server.mjs). */
+async function floorBatches(url: string, ca: string): Promise<{ batches: number; orders: number }> {
+  const dispatcher = new Agent({ connect: { ca } });
+  try {
+    const res = await request(`${url}/stats`, { dispatcher });
+    return (await res.body.json()) as { batches: number; orders: number };
+  } finally {
+    await dispatcher.close();
+  }
 }
 
 /** One floor run: a fresh floor server, a 2-second warm-up, then the measured run. */
@@ -87,24 +71,33 @@ async function floorTurn(mode: 'answer' | 'commit', tlsDir: string): Promise<Rea
     await c.end();
   }
   const floor = await startFloor(tlsDir, mode, db?.url);
+  const ca = await readFile(join(tlsDir, 'tls', 'ca.crt'), 'utf8');
   try {
     await wrkTopups(floor.url, tlsDir); // warm-up
     const pids = db ? await backendsOf(db.name) : [];
-    const s0 = ticks(floor.pid);
-    const b0 = pids.map(ticks);
+    const before = {
+      server: cpuMicros(floor.pid),
+      pg: sum(pids.map(cpuMicros)),
+      ...(await floorBatches(floor.url, ca)),
+    };
     const load = await wrkTopups(floor.url, tlsDir);
-    const s1 = ticks(floor.pid);
-    const b1 = pids.map(ticks);
-    // wrk's duration covers the whole run here (no checks after it), so the ticks divide by all of it
+    const after = {
+      server: cpuMicros(floor.pid),
+      pg: sum(pids.map(cpuMicros)),
+      ...(await floorBatches(floor.url, ca)),
+    };
+    // wrk's duration covers the whole run here (no checks after it), so the CPU divides by all of it
     const orders = load.rps * seconds;
-    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     return {
       rps: load.rps,
       p99: load.p99,
-      server: ((s1 - s0) * TICK_MS * 1000) / orders,
-      pg: ((sum(b1) - sum(b0)) * TICK_MS * 1000) / orders,
+      server: (after.server - before.server) / orders,
+      pg: (after.pg - before.pg) / orders,
       drift: null,
-      perBatch: null,
+      perBatch:
+        after.batches > before.batches
+          ? (after.orders - before.orders) / (after.batches - before.batches)
+          : null,
     };
   } finally {
     await floor.stop();
@@ -118,7 +111,7 @@ const names = ['floor, answering', 'floor, committing', 'airgift top-ups', 'airg
 const readings: Record<string, Reading[]> = Object.fromEntries(names.map((n) => [n, []]));
 const tps: number[] = [];
 const fmt = (name: string, r: Reading) =>
-  `${name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} orders/s  p99 ${r.p99.toFixed(0).padStart(3)} ms  server ${r.server.toFixed(0).padStart(4)} us/order  pg ${r.pg.toFixed(0).padStart(4)} us/order`;
+  `${name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} orders/s  p99 ${r.p99.toFixed(0).padStart(3)} ms  server ${r.server.toFixed(0).padStart(4)} us/order  pg ${r.pg.toFixed(0).padStart(4)} us/order${r.perBatch === null ? '' : `  orders/batch ${r.perBatch.toFixed(1)}`}`;
 try {
   for (let r = 0; r < rounds; r++) {
     const steps: Array<() => Promise<void>> = [
@@ -150,15 +143,7 @@ try {
   const base = median(tps);
   console.log(`\nmedians of ${rounds} rounds; pgbench simple-update -c 64: ${base.toFixed(0)} tps`);
   for (const name of names) {
-    const rs = readings[name];
-    const m: Reading = {
-      rps: median(rs.map((x) => x.rps)),
-      p99: median(rs.map((x) => x.p99)),
-      server: median(rs.map((x) => x.server)),
-      pg: median(rs.map((x) => x.pg)),
-      drift: null,
-      perBatch: null,
-    };
+    const m = medianReading(readings[name]);
     console.log(`${fmt(name, m)}  ${(m.rps / base).toFixed(2)}x pgbench`);
   }
 } finally {

@@ -124,6 +124,53 @@ const balanceOf = async (server: RunningServer, accountId: number) =>
   new Decimal((await admin(server, 'GET', `/accounts/${accountId}`)).balances.sandbox.balance);
 
 /**
+ * One run of wrk with `orders.lua` against `url` (64 keep-alive connections by `clients`): its
+ * per-thread lines (thread, sent, answered, ok, statuses) and its summary line (duration, p50, p99
+ * in µs, socket errors), as the script prints them; each thread writes the customIdentifiers
+ * answered 2xx to `<answers>-<thread>.ok`.
+ */
+export async function runOrdersLua(
+  url: string,
+  o: {
+    kind: 'giftcards' | 'topups';
+    prefix: string;
+    token: string;
+    answers: string;
+    phoneOffset: number;
+    seconds: number;
+    clients: number;
+  },
+): Promise<{ threads: RegExpMatchArray[]; summary: RegExpExecArray }> {
+  const { stdout } = await execFileAsync(
+    'wrk',
+    [
+      '-t1',
+      `-c${o.clients}`,
+      wrkDuration(o.seconds),
+      '--timeout',
+      '30s',
+      '-s',
+      join(ROOT, 'bench', 'orders.lua'),
+      `${url}/`,
+      '--',
+      o.kind,
+      o.prefix,
+      o.token,
+      o.answers,
+      String(o.phoneOffset),
+    ],
+    { timeout: (o.seconds + 60) * 1000, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const threads = [
+    ...stdout.matchAll(/AIRGIFT-THREAD (\d+) sent (\d+) answered (\d+) ok (\d+) statuses (\S*)/g),
+  ];
+  const summary =
+    /AIRGIFT-SUMMARY duration_us (\d+) p50_us (\d+) p99_us (\d+) errors (\d+) (\d+) (\d+) (\d+)/.exec(stdout);
+  if (!threads.length || !summary) throw new Error(`wrk printed no figures: ${stdout.slice(-500)}`);
+  return { threads, summary };
+}
+
+/**
  * wrk drives the orders; after the run, every order the account holds is read back (the reports,
  * pages of 1000) and checked one by one: every order answered 2xx is recorded, every recorded order
  * was answered 2xx or was one of the requests still in flight when wrk stopped (wrk drops those
@@ -137,35 +184,14 @@ async function wrkOrderLoad(run: OrderRun, o: { seconds: number; clients: number
   const prefix = `bench-${runTag}-w${++wrkRuns}`;
   const dir = await mkdtemp(join(tmpdir(), 'airgift-wrk-'));
   try {
-    const phoneOffset = (wrkRuns * 1_000_000) % 7_000_000;
-    const { stdout } = await execFileAsync(
-      'wrk',
-      [
-        '-t1',
-        `-c${o.clients}`,
-        wrkDuration(o.seconds),
-        '--timeout',
-        '30s',
-        '-s',
-        join(ROOT, 'bench', 'orders.lua'),
-        `${server.url}/`,
-        '--',
-        kind,
-        prefix,
-        token,
-        join(dir, 'answers'),
-        String(phoneOffset),
-      ],
-      { timeout: (o.seconds + 60) * 1000, maxBuffer: 16 * 1024 * 1024 },
-    );
-    const threads = [
-      ...stdout.matchAll(/AIRGIFT-THREAD (\d+) sent (\d+) answered (\d+) ok (\d+) statuses (\S*)/g),
-    ];
-    const summary =
-      /AIRGIFT-SUMMARY duration_us (\d+) p50_us (\d+) p99_us (\d+) errors (\d+) (\d+) (\d+) (\d+)/.exec(
-        stdout,
-      );
-    if (!threads.length || !summary) throw new Error(`wrk printed no figures: ${stdout.slice(-500)}`);
+    const { threads, summary } = await runOrdersLua(server.url, {
+      kind,
+      prefix,
+      token,
+      answers: join(dir, 'answers'),
+      phoneOffset: (wrkRuns * 1_000_000) % 7_000_000,
+      ...o,
+    });
     const okIds = new Set<string>();
     const inFlight = new Set<string>();
     const errors = new Map<string, number>();

@@ -8,7 +8,7 @@
 -- made the check a function: STABLE, or the same EXISTS inline, would use the statement's snapshot).
 -- A number recharged since `since` refuses the whole batch (AG001, as refuse_batch), whose top-ups
 -- then run one at a time, each to its own answer. topup_recipient_free stays for a server of the
--- previous version during an upgrade.
+-- previous version during an upgrade, and asks this one with its one number: the rule is written once.
 CREATE FUNCTION topup_recipients_free(account bigint, env text, recipients text[], since timestamptz)
 RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
@@ -28,5 +28,12 @@ BEGIN
     RAISE EXCEPTION 'a top-up of the batch meets a check; the batch runs one at a time' USING ERRCODE = 'AG001';
   END IF;
   RETURN true;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION topup_recipient_free(account bigint, env text, recipient text, since timestamptz)
+RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  RETURN topup_recipients_free(account, env, ARRAY[recipient], since);
 END
 $$;

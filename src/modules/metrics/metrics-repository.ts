@@ -1,15 +1,15 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
+/** How long the oldest due item has waited at `now`, in seconds (0: none due). */
+const waitedSeconds = (now: Date, oldest: Date | null) =>
+  oldest ? Math.max(0, (now.getTime() - new Date(oldest).getTime()) / 1000) : 0;
+
 /**
  * The SQL behind `GET /metrics`: orders by product and status, and the background queue (orders and
  * top-ups whose next check is set) with how overdue its oldest item is, and the messages waiting to be
  * sent (the outbox). Read at scrape time only.
  */
-/** How long the oldest due item has waited at `now`, in seconds (0: none due). */
-const waitedSeconds = (now: Date, oldest: Date | null) =>
-  oldest ? Math.max(0, (now.getTime() - new Date(oldest).getTime()) / 1000) : 0;
-
 export function metricsRepository(db: Kysely<Database>) {
   return {
     async ordersByStatus(): Promise<{ product: string; status: string; n: number }[]> {

@@ -306,13 +306,14 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
       const fromRows = sql.raw(quotedColumns(columns, 'r.'));
       // topup_rows is MATERIALIZED on the rows of `entry`, and the check takes its numbers in one
       // call: never before the debit has the lock, whatever the plan. A batch is one account's.
+      const { account_id: account, environment } = items[0].row;
       return sql`, topup_rows AS MATERIALIZED (
           SELECT r.*, trim_scale(entry.balance_after - entry.amount) AS debited_old_balance,
                  trim_scale(entry.balance_after) AS debited_new_balance
           FROM json_populate_recordset(NULL::topup_transactions, ${JSON.stringify(docs)}::json) AS r
           JOIN entry ON entry.transaction_id = r.id AND entry.product = 'topups'
         ), recipients_free AS MATERIALIZED (
-          SELECT topup_recipients_free(min(r.account_id), min(r.environment), array_agg(r.recipient_phone),
+          SELECT topup_recipients_free(${account}::bigint, ${environment}::text, array_agg(r.recipient_phone),
                                        ${since}::timestamptz) AS free
           FROM topup_rows r
         ), written_topups AS (
