@@ -3,10 +3,8 @@
 // loader keeps a second V8 isolate) and most of a second at each start. Plain JavaScript on purpose:
 // it must start fast and needs only esbuild.
 //
-// npm packages stay imports from node_modules, except the pure ES-module ones of BUNDLED: Node's ES
-// module loader resolves, reads and links each of their hundreds of files one by one (~300 ms of CPU
-// at every start); bundled they are one more part of main.mjs. CommonJS packages load much faster
-// and are left alone, and so is PGlite, which finds its WebAssembly next to its own files.
+// npm packages stay imports from node_modules, except a few pure ES-module ones
+// (scripts/bundle-packages.mjs).
 //
 // The dashboard's and console's front-ends (src/modules/web/<page>/pages/main.ts) are bundled here
 // too and written into main.mjs as string constants (AIRGIFT_WEB_BUNDLES, read by
@@ -18,6 +16,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { externalPackages } from './bundle-packages.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -47,24 +46,6 @@ function upToDate() {
 }
 
 const WEB_DIR = join(root, 'src', 'modules', 'web');
-
-const BUNDLED = new Set(['typebox', 'kysely', 'jose', '@fastify/type-provider-typebox']);
-
-const packageName = (path) =>
-  path
-    .split('/')
-    .slice(0, path.startsWith('@') ? 2 : 1)
-    .join('/');
-
-/** Every bare import (node:* and npm packages) is external, except the packages of BUNDLED. */
-const externalPackages = {
-  name: 'external-packages',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) =>
-      BUNDLED.has(packageName(args.path)) ? undefined : { path: args.path, external: true },
-    );
-  },
-};
 
 /** The same options as the in-memory build of `npm run dev` (src/modules/web/web-assets.ts). */
 async function webBundle(page) {
