@@ -7,7 +7,9 @@
  * With BENCH_SERVER_ROOT=<another checkout> (say the code before a change) the two are measured in
  * turns, A B B A A B ..., a new server each turn, and the medians of each are printed side by side:
  * on a shared 2-core machine one run moves by ±25% from the next, so a change is judged on turns
- * that alternate, never on one run of each.
+ * that alternate, never on one run of each. With BENCH_SERVER_ENV='NAME=value ...' instead, the
+ * "before" side is this checkout with those settings (say REQUEST_LOG_DAYS=0: what the request log
+ * costs an order).
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -52,10 +54,10 @@ export interface Reading {
 /** One turn: a new server of `root`, a warm-up, then one measured run of each kind. */
 export async function turn(
   root: string,
-  o: { database: 'postgres' | 'pglite'; seconds: number },
+  o: { database: 'postgres' | 'pglite'; seconds: number; env?: Record<string, string> },
 ): Promise<Record<(typeof ALL_KINDS)[number], Reading>> {
   setServerRoot(root);
-  const server = await startAirgift({ database: o.database });
+  const server = await startAirgift({ database: o.database, env: o.env });
   const dbName = server.databaseUrl ? new URL(server.databaseUrl).pathname.slice(1) : null;
   const readings = {} as Record<(typeof ALL_KINDS)[number], Reading>;
   try {
@@ -133,14 +135,22 @@ if (isMain(import.meta.url)) {
   const seconds = Number(process.argv[3] ?? 8);
   const rounds = Number(process.argv[4] ?? 2);
   const other = process.env.BENCH_SERVER_ROOT;
-  const sides = other ? { before: other, after: ROOT } : { after: ROOT };
+  const settings = Object.fromEntries(
+    (process.env.BENCH_SERVER_ENV ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+  const compared = other !== undefined || Object.keys(settings).length > 0;
+  const sides = compared ? { before: other ?? ROOT, after: ROOT } : { after: ROOT };
   const all: Record<string, Array<Record<string, Reading>>> = { before: [], after: [] };
   for (let r = 0; r < rounds; r++) {
     // A B, then B A: neither side always goes first (a machine warming or cooling)
     const order = Object.entries(sides);
     if (r % 2 === 1) order.reverse();
     for (const [name, root] of order) {
-      const readings = await turn(root, { database, seconds });
+      const env = name === 'before' && !other ? settings : undefined;
+      const readings = await turn(root, { database, seconds, env });
       all[name].push(readings);
       for (const kind of KINDS) {
         console.log(
