@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { type Db, fromPGlite } from '../../src/db/database.ts';
+import { type Db, fromPGlite, openDatabase } from '../../src/db/database.ts';
 import {
   type RequestLogQuery,
   type RequestLogRow,
@@ -9,12 +9,12 @@ import {
   SEGMENT_SPAN_MS,
   segmentsOf,
 } from '../../src/modules/request-log/request-log-repository.ts';
-import { loadPgliteTemplate } from '../harness/templates.ts';
+import { createPostgresDatabase, loadPgliteTemplate, postgresAvailable } from '../harness/templates.ts';
 
 /**
- * The request log's two stores (migration 0030, modules/request-log/request-log-repository.ts): a
- * successful request that created nothing is a line of a segment (one row per client and batch, a
- * minute at most), a failure or an order keeps a row of its own; the list reads both as one table,
+ * The request log's two stores (migrations 0030 and 0035, modules/request-log/request-log-repository.ts):
+ * a successful request is a line of a segment (one row per client and batch, a minute at most), with
+ * the transaction an order created beside it; a failure keeps a row of its own; the list reads both as one table,
  * newest first, in a window of time that grows until it holds the page. Checked against the same
  * lines sorted here, for every filter and page, over six hours whose lines crowd and thin out.
  */
@@ -72,12 +72,12 @@ before(async () => {
 });
 after(() => db?.close());
 
-test('a successful read is a line of a segment; a failure and an order keep a row of their own', async () => {
+test('a successful read or order is a line of a segment; a failure keeps a row of its own', async () => {
   const count = async (table: 'api_request_log' | 'api_request_reads') =>
     Number(
       (await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db.kysely)).rows[0].n,
     );
-  const own = written.filter((r) => r.status >= 400 || r.transaction_id !== null).length;
+  const own = written.filter((r) => r.status >= 400).length;
   assert.equal(await count('api_request_log'), own);
   const { rows } = await sql<{ lines: number; span: number }>`
     SELECT lines, extract(epoch FROM last_at - first_at) * 1000 AS span FROM api_request_reads`.execute(
@@ -92,6 +92,76 @@ test('a successful read is a line of a segment; a failure and an order keep a ro
     rows.every((r) => Number(r.span) <= SEGMENT_SPAN_MS),
     'a segment spans a minute at most',
   );
+});
+
+test("an order's creator is found by its transaction and the time it was created, and only so", async () => {
+  const repository = requestLogRepository(db.kysely);
+  const orders = written.filter((r) => r.transaction_id !== null);
+  assert.ok(orders.length > 20, `${orders.length} orders`);
+  for (const o of orders) {
+    const id = o.transaction_id as number;
+    const creator = (
+      createdAt: number,
+      over: { environment?: string; product?: string; account?: number } = {},
+    ) =>
+      repository.creatorOf(
+        over.account ?? o.account_id,
+        over.environment ?? o.environment,
+        over.product ?? o.product,
+        id,
+        new Date(createdAt),
+      );
+    // created a moment after the request came in (its line's time), or in the same second
+    assert.equal(await creator(o.at + 250), o.request_id, `order ${id}`);
+    assert.equal(await creator(o.at + 14 * 60_000), o.request_id, `order ${id}: a live order's wait`);
+    assert.equal(await creator(o.at - 4 * 60_000), o.request_id, `order ${id}: a clock that stepped`);
+    assert.equal(await creator(o.at + 16 * 60_000), null, `order ${id}: out of the window`);
+    assert.equal(await creator(o.at - 6 * 60_000), null, `order ${id}: out of the window, after`);
+    assert.equal(await creator(o.at + 250, { account: 2 }), null, `order ${id}: another account`);
+    assert.equal(await creator(o.at + 250, { product: 'auth' }), null, `order ${id}: another product`);
+    const other = o.environment === 'live' ? 'sandbox' : 'live';
+    assert.equal(await creator(o.at + 250, { environment: other }), null, `order ${id}: another environment`);
+  }
+  const reads = written.find((r) => r.transaction_id === null && r.status < 400) as RequestLogRow;
+  assert.equal(
+    await repository.creatorOf(1, reads.environment, reads.product, 999_999, new Date(reads.at)),
+    null,
+  );
+});
+
+test("a row of api_request_log written before migration 0035 still names its order's creator", async () => {
+  const repository = requestLogRepository(db.kysely);
+  const at = T0 + 7 * HOUR;
+  await sql`INSERT INTO api_request_log (at, account_id, environment, product, client_id, method, path, status,
+                                         latency_ms, request_id, transaction_id)
+            VALUES (${new Date(at)}, 3, 'sandbox', 'topups', 'client-c', 'POST', '/topups-sandbox/topups', 200, 1,
+                    'req-before-0035', 77)`.execute(db.kysely);
+  assert.equal(await repository.creatorOf(3, 'sandbox', 'topups', 77, new Date(at + 100)), 'req-before-0035');
+  await sql`DELETE FROM api_request_log WHERE account_id = 3`.execute(db.kysely);
+});
+
+test("on PostgreSQL too, an order's line keeps its transaction and creator (the arrays as its driver sends them)", async (t) => {
+  if (!(await postgresAvailable())) return t.skip('PostgreSQL not reachable');
+  const database = await createPostgresDatabase();
+  const pgDb = await openDatabase({ url: database.url });
+  try {
+    const repository = requestLogRepository(pgDb.kysely);
+    const at = T0;
+    const order = (i: number) =>
+      row(i, at + i, {
+        method: 'POST',
+        path: '/topups-sandbox/topups',
+        product: 'topups',
+        transaction_id: 500 + i,
+      });
+    await repository.insert([row(0, at), order(1), row(2, at + 2), order(3)]);
+    assert.equal(await repository.creatorOf(1, 'sandbox', 'topups', 501, new Date(at + 100)), 'req-1');
+    assert.equal(await repository.creatorOf(1, 'sandbox', 'topups', 503, new Date(at + 100)), 'req-3');
+    assert.equal(await repository.creatorOf(1, 'sandbox', 'topups', 502, new Date(at + 100)), null);
+  } finally {
+    await pgDb.close();
+    await database.drop();
+  }
 });
 
 test('segmentsOf: one per client, a new one after a minute', () => {

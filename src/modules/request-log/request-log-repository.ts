@@ -47,8 +47,17 @@ export const SEGMENT_SPAN_MS = 60_000;
 /** How often a batch of the log waits for its commit to reach the disk: at most a second is lost to a crash. */
 export const DURABLE_EVERY_MS = 1000;
 
-/** A line that keeps a row of its own: a failure (its bodies) or the request that created a transaction. */
-const ownsRow = (r: RequestLogRow) => r.status >= 400 || r.transaction_id !== null;
+/** A line that keeps a row of its own: a failure, with its bodies. */
+const ownsRow = (r: RequestLogRow) => r.status >= 400;
+
+/**
+ * The window of time around a transaction's creation where its creating request's line lies, which
+ * the transaction's page reads the account's segments of. Before: the line's time is the request's
+ * arrival, and the order may have waited for its batch, or a live order for the upstream, whose
+ * timeout is at most 600 s (UPSTREAM_TIMEOUT_SECONDS). After: the line's time is taken when the
+ * answer has gone out, on a clock that may have stepped meanwhile (the suites' clocks do).
+ */
+export const CREATOR_WINDOW_MS = { before: 15 * 60_000, after: 5 * 60_000 };
 
 interface Segment {
   account_id: number;
@@ -59,9 +68,12 @@ interface Segment {
   last_at: number;
   /** [[at ms, method, path, status, latency ms, request id], ...] */
   entries: Array<[number, string, string, number, number, string]>;
+  /** the transactions its lines created, and at the same position the creating request's id */
+  createdTransactions: number[];
+  creatingRequests: string[];
 }
 
-/** The successful lines of a batch that created nothing, as segments: one per client, a minute at most. */
+/** The successful lines of a batch, as segments: one per client, a minute at most. */
 export function segmentsOf(rows: RequestLogRow[]): Segment[] {
   const open = new Map<string, Segment>();
   const done: Segment[] = [];
@@ -81,12 +93,18 @@ export function segmentsOf(rows: RequestLogRow[]): Segment[] {
         first_at: r.at,
         last_at: r.at,
         entries: [],
+        createdTransactions: [],
+        creatingRequests: [],
       };
       open.set(key, segment);
     }
     segment.first_at = Math.min(segment.first_at, r.at);
     segment.last_at = Math.max(segment.last_at, r.at);
     segment.entries.push([r.at, r.method, r.path, r.status, r.latency_ms, r.request_id]);
+    if (r.transaction_id !== null) {
+      segment.createdTransactions.push(r.transaction_id);
+      segment.creatingRequests.push(r.request_id);
+    }
   }
   return [...done, ...open.values()];
 }
@@ -100,7 +118,8 @@ interface TimeRange {
 /**
  * The only SQL of the request log. A batch is ONE statement whatever its size: its own rows go in as
  * one JSON parameter (`json_to_recordset`), its segments as a VALUES row each (a batch has one segment
- * per client). The list reads the rows and the segments' lines as one table, newest first.
+ * per client), with the transactions their lines created as two arrays. The list reads the rows and
+ * the segments' lines as one table, newest first.
  */
 export function requestLogRepository(appDb: Kysely<Database>) {
   const db = withRequestLogTables(appDb);
@@ -188,13 +207,16 @@ export function requestLogRepository(appDb: Kysely<Database>) {
       }
       // A segment's lines go in as text, parsed by nothing on the way in: a JSON parameter would make
       // PostgreSQL parse every line, which cost the embedded database most of what a row had cost.
+      const created = (s: Segment) => s.createdTransactions.length > 0;
       const values = segments.map(
         (s) => sql`(${s.account_id}::bigint, ${s.environment}::text, ${s.product}::text, ${s.client_id}::text,
           to_timestamp(${s.first_at}::float8 / 1000.0), to_timestamp(${s.last_at}::float8 / 1000.0),
-          ${s.entries.length}::integer, ${JSON.stringify(s.entries)}::text)`,
+          ${s.entries.length}::integer, ${JSON.stringify(s.entries)}::text,
+          ${created(s) ? s.createdTransactions : null}::bigint[], ${created(s) ? s.creatingRequests : null}::text[])`,
       );
       const readRows = sql`
-        INSERT INTO api_request_reads (account_id, environment, product, client_id, first_at, last_at, lines, entries)
+        INSERT INTO api_request_reads (account_id, environment, product, client_id, first_at, last_at, lines, entries,
+                                       created_transactions, creating_requests)
         VALUES ${sql.join(values)}`;
       // one statement, so a batch is written whole or not at all
       const statement = own.length ? sql`WITH own AS (${ownRows}) ${readRows}` : readRows;
@@ -213,19 +235,34 @@ export function requestLogRepository(appDb: Kysely<Database>) {
         await statement.execute(trx);
       });
     },
-    /** The request id of the request that created a transaction, while its line is kept. */
-    async creatorOf(accountId: number, environment: string, product: string, transactionId: number) {
-      const row = await db
-        .selectFrom('api_request_log')
-        .select('request_id')
-        .where('account_id', '=', accountId)
-        .where('product', '=', product)
-        .where('transaction_id', '=', transactionId)
-        .where('environment', '=', environment)
-        .orderBy('id')
-        .limit(1)
-        .executeTakeFirst();
-      return row?.request_id ?? null;
+    /**
+     * The request id of the request that created a transaction (created at `createdAt`), while its
+     * line is kept: in the segments of the account around that time (migration 0035), or in a row of
+     * api_request_log written before it.
+     */
+    async creatorOf(
+      accountId: number,
+      environment: string,
+      product: string,
+      transactionId: number,
+      createdAt: Date,
+    ) {
+      const earliest = new Date(createdAt.getTime() - CREATOR_WINDOW_MS.before);
+      const latest = new Date(createdAt.getTime() + CREATOR_WINDOW_MS.after);
+      const { rows } = await sql<{ request_id: string | null }>`
+        SELECT coalesce(
+          (SELECT s.creating_requests[array_position(s.created_transactions, ${transactionId}::bigint)]
+           FROM api_request_reads s
+           WHERE s.account_id = ${accountId} AND s.last_at >= ${earliest}
+             AND s.last_at < ${latest}::timestamptz + make_interval(secs => ${SEGMENT_SPAN_MS / 1000})
+             AND s.first_at < ${latest} AND s.environment = ${environment} AND s.product = ${product}
+             AND ${transactionId}::bigint = ANY (s.created_transactions)
+           ORDER BY s.id LIMIT 1),
+          (SELECT request_id FROM api_request_log
+           WHERE account_id = ${accountId} AND product = ${product} AND transaction_id = ${transactionId}
+             AND environment = ${environment}
+           ORDER BY id LIMIT 1)) AS request_id`.execute(db);
+      return rows[0]?.request_id ?? null;
     },
 
     /**

@@ -2,7 +2,7 @@ import { AppError } from '../../errors/error-codes.ts';
 import type { ApiRequestEntry, ApiRequestSink } from '../../http/api-request-log.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { maskSecretFields, redactUrl, storableText } from '../../lib/log-redaction.ts';
-import { formatDateTime, timeRange } from '../../lib/time-format.ts';
+import { formatDateTime, parseDateTime, timeRange } from '../../lib/time-format.ts';
 import { createRequestLogBuffer } from './request-log-buffer.ts';
 import type { RequestLogRepository, RequestLogRow, StoredRequest } from './request-log-repository.ts';
 
@@ -115,14 +115,20 @@ export function createRequestLog(deps: {
       problems.push(listener);
     },
 
-    /** The id of the API request that created a transaction (null: not logged, or no longer kept). */
-    creatorOf(
+    /**
+     * The id of the API request that created a transaction (null: not logged, or no longer kept);
+     * `transaction.createdAt` as its page shows it (UTC, whole seconds: the look-up reads minutes
+     * around it).
+     */
+    async creatorOf(
       accountId: number,
       environment: string,
       product: 'giftcards' | 'topups',
-      transactionId: number,
+      transaction: { transactionId: number; createdAt: string },
     ) {
-      return repository.creatorOf(accountId, environment, product, transactionId);
+      const createdAt = parseDateTime(transaction.createdAt);
+      if (!createdAt) return null;
+      return repository.creatorOf(accountId, environment, product, transaction.transactionId, createdAt);
     },
 
     /** One page of an account's requests, newest first; `hasMore` when a next page has some. */

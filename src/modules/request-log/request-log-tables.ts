@@ -16,11 +16,11 @@ export interface ApiRequestLogTable {
   request_id: string;
   request_body: string | null;
   response_body: string | null;
-  /** the transaction a successful order request created (migration 0026) */
+  /** the transaction a successful order request created (migration 0026; since 0035 such a request is a segment's line) */
   transaction_id: ColumnType<string | number | null, number | null | undefined, never>;
 }
 
-/** The table of migration 0030: the successful requests that created nothing, a segment per row. */
+/** The table of migration 0030: the successful requests, a segment per row (0035: those that created a transaction too). */
 export interface ApiRequestReadsTable {
   id: Generated<string | number>;
   account_id: ColumnType<string | number, number, never>;
@@ -32,6 +32,9 @@ export interface ApiRequestReadsTable {
   lines: number;
   /** JSON text: `[[at ms, method, path, status, latency ms, request id], ...]` */
   entries: string;
+  /** migration 0035: the transactions its lines created, and at the same position the creating request's id */
+  created_transactions: ColumnType<Array<string | number> | null, number[] | null | undefined, never>;
+  creating_requests: ColumnType<string[] | null, string[] | null | undefined, never>;
 }
 
 export type RequestLogTables = {

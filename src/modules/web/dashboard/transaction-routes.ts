@@ -29,7 +29,7 @@ export function dashboardTransactionRoutes(
       const { product, transactionId } = request.params;
       const { environment } = request.query;
       const detail = await deps.detail.get(accountId, environment, product, transactionId);
-      const requestId = await deps.requestLog.creatorOf(accountId, environment, product, transactionId);
+      const requestId = await deps.requestLog.creatorOf(accountId, environment, product, detail);
       return { ...detail, requestId };
     },
   );
