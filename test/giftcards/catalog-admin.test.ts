@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -118,8 +118,9 @@ describe('catalog administration', () => {
     assert.equal((await client.get('/products/991840')).status, 400);
   });
 
-  test('the airgift command: catalog export, import and products (de)activate', async () => {
+  test('the airgift command: catalog export, import and products (de)activate', async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'airgift-catalog-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
     const exported = await airgift('catalog', 'export', '--json');
     const catalog = JSON.parse(exported.stdout);
     assert.ok(catalog.products.length > 1500);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -509,8 +509,9 @@ for (const database of ['pglite', 'postgres'] as const) {
       assert.deepEqual(await server.admin.audit(), []);
     });
 
-    test('the airgift command: stock import, stock show, products provider', async () => {
+    test('the airgift command: stock import, stock show, products provider', async (t) => {
       const dir = await mkdtemp(join(tmpdir(), 'airgift-stock-cli-'));
+      t.after(() => rm(dir, { recursive: true, force: true }));
       const caFile = join(dir, 'ca.pem');
       await writeFile(caFile, caPem());
       const airgift = airgiftCli(server.url, { caFile });

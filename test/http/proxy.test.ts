@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -13,6 +16,8 @@ import { loadPgliteTemplate } from '../harness/templates.ts';
 let app: FastifyInstance;
 let runtime: Runtime;
 
+const dataDir = mkdtempSync(join(tmpdir(), 'airgift-proxy-test-'));
+
 before(async () => {
   const config = loadConfig({
     TLS: 'off',
@@ -20,7 +25,7 @@ before(async () => {
     PUBLIC_URL: 'https://api.example.com',
     ADMIN_KEY: 'proxy-test-admin-key-0123456789',
     TOKEN_SIGNING_KEY: 'proxy-test-signing-key-0123456789abcdef',
-    DATA_DIR: '/tmp/airgift-proxy-test',
+    DATA_DIR: dataDir,
   });
   runtime = await openRuntime(config, offsetClock(), fromPGlite(await loadPgliteTemplate()));
   app = await buildApp({
@@ -33,6 +38,7 @@ before(async () => {
 after(async () => {
   await app.close();
   await runtime.db.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const call = (remoteAddress: string, proto?: string) =>

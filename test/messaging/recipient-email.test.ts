@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -45,10 +45,11 @@ const formTokenIn = (html: string) => {
   return m[1].replace(/&amp;/g, '&');
 };
 
+const keyFile = join(tmpdir(), `airgift-dkim-${process.pid}.pem`);
+
 before(async () => {
   mail = await startMailServer();
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const keyFile = join(tmpdir(), `airgift-dkim-${process.pid}.pem`);
   writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
   server = await startTestServer({
     env: {
@@ -65,6 +66,7 @@ before(async () => {
 after(async () => {
   await server?.close();
   await mail?.close();
+  rmSync(keyFile, { force: true });
 });
 
 describe('the recipient e-mail', () => {
