@@ -139,7 +139,11 @@ if (isMain(import.meta.url)) {
     (process.env.BENCH_SERVER_ENV ?? '')
       .split(' ')
       .filter(Boolean)
-      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        if (eq < 1) throw new Error(`BENCH_SERVER_ENV: "${pair}" is not NAME=value`);
+        return [pair.slice(0, eq), pair.slice(eq + 1)];
+      }),
   );
   const compared = other !== undefined || Object.keys(settings).length > 0;
   const sides = compared ? { before: other ?? ROOT, after: ROOT } : { after: ROOT };

@@ -6,7 +6,7 @@
 // at every start); bundled they are one more part of the bundle. CommonJS packages load much faster
 // and are left alone, and so is PGlite, which finds its WebAssembly next to its own files.
 
-export const BUNDLED = new Set(['typebox', 'kysely', 'jose', '@fastify/type-provider-typebox']);
+const BUNDLED = new Set(['typebox', 'kysely', 'jose', '@fastify/type-provider-typebox']);
 
 const packageName = (path) =>
   path

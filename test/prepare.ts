@@ -6,7 +6,7 @@ import {
   ensurePostgresTemplate,
   postgresAvailable,
 } from './harness/templates.ts';
-import { buildTestBundles, testFiles } from './harness/test-bundles.ts';
+import { buildTestBundles } from './harness/test-bundles.ts';
 
 /**
  * Runs once before the test files (npm test): builds the migrated PGlite dump and, where the
@@ -19,7 +19,7 @@ import { buildTestBundles, testFiles } from './harness/test-bundles.ts';
 const started = Date.now();
 await loadTls({ dataDir: CACHE_DIR, hosts: ['localhost'] });
 const bundled = ensureServerBundle();
-const testsBundled = process.argv.includes('--bundles') ? buildTestBundles(await testFiles()) : null;
+const testsBundled = process.argv.includes('--bundles') ? buildTestBundles() : null;
 await ensurePgliteTemplate();
 const pg = await postgresAvailable();
 if (pg) await ensurePostgresTemplate();

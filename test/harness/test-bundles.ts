@@ -21,7 +21,7 @@ import { CACHE_DIR } from './templates.ts';
  * - the code shared by the files is split into chunks, each compiled by V8 on first use;
  * - source maps (node --enable-source-maps) point a failure at its line of TypeScript.
  */
-export const TEST_BUNDLES_DIR = join(CACHE_DIR, 'tests');
+const TEST_BUNDLES_DIR = join(CACHE_DIR, 'tests');
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -46,20 +46,20 @@ const ownImportMeta: Plugin = {
   },
 };
 
-/** Every `*.test.ts` file under test/, as absolute paths, sorted. */
-export async function testFiles(): Promise<string[]> {
+/** Every `*.test.ts` file under test/, as absolute paths. */
+async function testFiles(): Promise<string[]> {
   const testDir = join(ROOT, 'test');
   const found = await readdir(testDir, { recursive: true });
-  return found
-    .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => join(testDir, f))
-    .sort();
+  return found.filter((f) => f.endsWith('.test.ts')).map((f) => join(testDir, f));
 }
 
-/** Bundles the test files into TEST_BUNDLES_DIR, the same tree as under test/, as `.test.mjs`. */
-export async function buildTestBundles(files: string[]): Promise<string[]> {
+/**
+ * Bundles every test file into TEST_BUNDLES_DIR, the same tree as under test/, as `.test.mjs`
+ * (npm test hands them to `node --test`).
+ */
+export async function buildTestBundles(): Promise<void> {
   await rm(TEST_BUNDLES_DIR, { recursive: true, force: true });
-  const entryPoints = files.map((file) => ({
+  const entryPoints = (await testFiles()).map((file) => ({
     in: file,
     out: relative(join(ROOT, 'test'), file).replace(/\.ts$/, ''),
   }));
@@ -78,5 +78,4 @@ export async function buildTestBundles(files: string[]): Promise<string[]> {
     plugins: [externalPackages, ownImportMeta],
     logLevel: 'warning',
   });
-  return entryPoints.map((e) => join(TEST_BUNDLES_DIR, `${e.out}.mjs`));
 }
