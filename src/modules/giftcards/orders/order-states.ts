@@ -39,7 +39,21 @@ export function canMove(from: GiftcardStatus, to: GiftcardStatus): boolean {
  * The states passed through from `from` to `to` (excluding `from`), the shortest way (a direct
  * PROCESSING -> REFUNDED never goes through FAILED); null when `to` is not reachable.
  */
-export function pathTo(from: GiftcardStatus, to: GiftcardStatus): GiftcardStatus[] | null {
+export function pathTo(from: GiftcardStatus, to: GiftcardStatus): readonly GiftcardStatus[] | null {
+  // Every order's first step asks: the graph is constant, so each answer is searched once.
+  const key = `${from}>${to}`;
+  let path = PATHS.get(key);
+  if (path === undefined) {
+    path = searchPath(from, to);
+    if (path) Object.freeze(path);
+    PATHS.set(key, path);
+  }
+  return path;
+}
+
+const PATHS = new Map<string, readonly GiftcardStatus[] | null>();
+
+function searchPath(from: GiftcardStatus, to: GiftcardStatus): GiftcardStatus[] | null {
   let paths: GiftcardStatus[][] = [[]];
   while (paths.length > 0) {
     const done = paths.find((p) => (p.at(-1) ?? from) === to);
