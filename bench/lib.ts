@@ -1,5 +1,6 @@
 /**
- * Shared pieces of the benchmarks: start the real server (`src/main.ts`, its own process, a fresh or
+ * Shared pieces of the benchmarks: start the real server (as `npm start` does: the built
+ * `dist/main.mjs`, else `src/main.ts` through tsx; its own process, a fresh or
  * given data directory, embedded PGlite or a scratch PostgreSQL database), a bare node:https baseline
  * in its own process, two load generators (wrk for reads, an undici closed loop for writes), pgbench,
  * and the figure table every benchmark prints. Loopback only; every run is bounded in time.
@@ -17,7 +18,7 @@ import { Agent, request } from 'undici';
 export const ROOT = join(import.meta.dirname, '..');
 
 /**
- * The checkout whose `src/main.ts` the benchmarks start: this one, or another (`--compare DIR`
+ * The checkout whose server (its `dist/main.mjs`, built first, or `src/main.ts`) the benchmarks start: this one, or another (`--compare DIR`
  * measures an older checkout, say the code before a change, side by side with this one).
  */
 let serverRoot = ROOT;
@@ -161,7 +162,7 @@ async function startCommand(root: string): Promise<{ env: Record<string, string>
   return { env, nodeArgs };
 }
 
-/** Starts `src/main.ts` on a free port and waits for its banner. */
+/** Starts the server (`dist/main.mjs` after a build, else `src/main.ts`) on a free port and waits for its banner. */
 export async function startAirgift(o: StartOptions = {}): Promise<RunningServer> {
   const ownDir = !o.dataDir;
   const dataDir = o.dataDir ?? (await mkdtemp(join(tmpdir(), 'airgift-bench-')));
