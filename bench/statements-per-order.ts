@@ -8,7 +8,7 @@
  *   BENCH_SERVER_ROOT=../before tsx bench/statements-per-order.ts   # another checkout's server
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setServerRoot, sleep, startAirgift } from './lib.ts';
@@ -16,7 +16,9 @@ import { benchAccount, orderLoad } from './orders.ts';
 
 const kind = (process.argv[2] ?? 'giftcards') as 'giftcards' | 'topups';
 const seconds = Number(process.argv[3] ?? 6);
-const file = join(await mkdtemp(join(tmpdir(), 'airgift-statements-')), 'counts.json');
+// the server's counts are written here; the folder is removed at the end
+const dir = await mkdtemp(join(tmpdir(), 'airgift-statements-'));
+const file = join(dir, 'counts.json');
 process.env.BENCH_STATEMENTS_FILE = file;
 process.env.BENCH_NODE_ARGS = `${process.env.BENCH_NODE_ARGS ?? ''} --import ${join(import.meta.dirname, 'count-statements.mjs')}`;
 if (process.env.BENCH_SERVER_ROOT) setServerRoot(process.env.BENCH_SERVER_ROOT);
@@ -38,4 +40,5 @@ try {
     console.log(`${(n / orders).toFixed(3).padStart(7)}  ${n}  ${text}`);
 } finally {
   await server.stop();
+  await rm(dir, { recursive: true, force: true });
 }
