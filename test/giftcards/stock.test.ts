@@ -312,7 +312,13 @@ for (const database of ['pglite', 'postgres'] as const) {
         ),
       );
       const after = server.runtime.services.ledger.batchStats();
-      assert.ok(after.fallbacks > before.fallbacks, 'no batch fell back');
+      // How the 12 requests are batched depends on when the server reads them: a batch that draws
+      // short falls back and runs its orders alone; if none did, the orders left over each ran
+      // alone (a batch of one), so there were at least three batches. Either way the answers below.
+      assert.ok(
+        after.fallbacks > before.fallbacks || after.batches - before.batches >= 3,
+        `no batch fell back and the orders left over did not run alone: ${JSON.stringify({ before, after })}`,
+      );
       const filled = answers.filter((a) => a.status === 200 && a.body.status === 'SUCCESSFUL');
       const waiting = answers.filter((a) => a.status === 200 && a.body.status === 'PENDING');
       const refused = answers.filter((a) => a.status !== 200);
