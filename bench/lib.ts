@@ -545,8 +545,11 @@ export async function tokenFor(
   return body.access_token;
 }
 
+/** A server whose `GET /admin/metrics` can be read: a started one, or an in-process test server. */
+export type MetricsSource = Pick<RunningServer, 'url' | 'ca' | 'adminKey'>;
+
 /** `GET /admin/metrics`' text, over `dispatcher` (a connection kept for polling) or a new one. */
-async function metricsText(server: RunningServer, dispatcher?: Agent): Promise<string> {
+async function metricsText(server: MetricsSource, dispatcher?: Agent): Promise<string> {
   const own = dispatcher ?? new Agent({ connect: { ca: server.ca } });
   try {
     const res = await request(`${server.url}/admin/metrics`, {
@@ -564,7 +567,7 @@ async function metricsText(server: RunningServer, dispatcher?: Agent): Promise<s
  * divided by the transactions): null from a server without those figures (older code).
  */
 export async function batchFigures(
-  server: RunningServer,
+  server: MetricsSource,
 ): Promise<{ batches: number; orders: number } | null> {
   const text = await metricsText(server);
   const figure = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);

@@ -31,9 +31,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTls } from '../src/http/tls.ts';
 import type { Principal } from '../src/modules/auth/index.ts';
+import { ADMIN_KEY, caPem } from '../test/harness/client.ts';
 import { startTestServer } from '../test/harness/server.ts';
 import { CACHE_DIR } from '../test/harness/templates.ts';
-import { isMain, postgresAvailable, wrkAvailable } from './lib.ts';
+import { median } from './cpu-per-order.ts';
+import { batchFigures, isMain, postgresAvailable, wrkAvailable } from './lib.ts';
 import { runOrdersLua } from './orders.ts';
 
 const LAYERS = ['place64', 'place24', 'answer', 'bare', 'app'] as const;
@@ -90,13 +92,11 @@ export async function orderLayers(rounds = 4): Promise<Record<Layer, number>> {
     await new Promise<void>((resolve) => bare?.listen(0, '127.0.0.1', resolve));
     const bareUrl = `https://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 
+    const metrics = { url: server.url, ca: caPem(), adminKey: ADMIN_KEY };
     const batchCounters = async () => {
-      const text = (await server.admin.call('GET', '/metrics')).text;
-      const figure = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
-      return {
-        batches: figure('airgift_order_batches_total'),
-        orders: figure('airgift_order_batch_orders_total'),
-      };
+      const figures = await batchFigures(metrics);
+      if (!figures) throw new Error('the server counts no batches');
+      return figures;
     };
     let wrkRuns = 0;
     /** One round of a layer: the orders answered. */
@@ -131,7 +131,7 @@ export async function orderLayers(rounds = 4): Promise<Record<Layer, number>> {
     for (const layer of LAYERS) await run(layer, 2_000); // warm-up
     const profiled = process.env.BENCH_LAYER_PROFILE as Layer | undefined;
     const profiler = profiled ? layerProfiler() : null;
-    const perOrder: Record<Layer, number[]> = { place64: [], place24: [], answer: [], bare: [], app: [] };
+    const perOrder = Object.fromEntries(LAYERS.map((l) => [l, [] as number[]])) as Record<Layer, number[]>;
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? LAYERS : [...LAYERS].reverse();
       for (const layer of order) {
@@ -148,20 +148,16 @@ export async function orderLayers(rounds = 4): Promise<Record<Layer, number>> {
           layer === 'answer'
             ? '—'
             : ((after.orders - before.orders) / (after.batches - before.batches)).toFixed(1);
-        perOrder[layer].push((used.user + used.system) / answered);
+        const cpuPerOrder = (used.user + used.system) / answered;
+        perOrder[layer].push(cpuPerOrder);
         console.log(
           `round ${round + 1} ${layer.padEnd(7)} ${String(Math.round(answered / seconds)).padStart(6)}/s  ` +
-            `CPU ${((used.user + used.system) / answered).toFixed(0)} µs per order ` +
+            `CPU ${cpuPerOrder.toFixed(0)} µs per order ` +
             `(user ${(used.user / answered).toFixed(0)}, system ${(used.system / answered).toFixed(0)}), orders/batch ${perBatch}`,
         );
       }
     }
     if (profiled && profiler) console.log(`profile of ${profiled}: ${await profiler.save(profiled)}`);
-    const median = (values: number[]) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      const mid = sorted.length / 2;
-      return sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
-    };
     const medians = Object.fromEntries(LAYERS.map((l) => [l, median(perOrder[l])])) as Record<Layer, number>;
     console.log(
       `\nmedians of ${rounds} rounds, CPU per order: ${LAYERS.map((l) => `${l} ${medians[l].toFixed(0)} µs`).join(', ')}`,

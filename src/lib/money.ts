@@ -61,11 +61,6 @@ export function roundToMinor(amount: Decimal, currency: string): Decimal {
   return amount.toDecimalPlaces(minorUnitsOf(currency), Decimal.ROUND_HALF_UP);
 }
 
-/** True when `amount` is in whole minor units of `currency` (what `roundToMinor` leaves unchanged). */
-export function inMinorUnits(amount: Decimal, currency: string): boolean {
-  return amount.decimalPlaces() <= minorUnitsOf(currency);
-}
-
 /** True when `amount` has no more decimals than `places`. */
 export function hasAtMostDecimals(amount: Decimal, places: number): boolean {
   return amount.decimalPlaces() <= places;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
@@ -30,45 +30,53 @@ const txid = async (trx: Kysely<Database>) =>
 /** Long enough for a transaction of its own to have begun and run its first statement (~1 ms). */
 const aWhile = () => new Promise((resolve) => setTimeout(resolve, 150));
 
+/**
+ * A group commit on a database of its own (two batches in flight) with a batch of two orders, "a"
+ * and "b", running and held open; `run(name)` places another order of the same account. Each order
+ * notes when its work starts and when it has finished, and answers its transaction's id. The held
+ * batch is let go before the database is closed, whatever the test asserted.
+ */
+async function withHeldBatch(t: TestContext) {
+  const database = await createPostgresDatabase();
+  const db = await openDatabase({ url: database.url, poolSize: 4 }, { guard: false });
+  const commits = createGroupCommit(db.kysely, { inFlight: 2 });
+  const key = { accountId: 1, environment: 'sandbox' as const };
+  const held = gate();
+  const started: string[] = [];
+  const finished: string[] = [];
+  const run = (name: string, wait?: Promise<void>) =>
+    commits.run(key, async (trx) => {
+      started.push(name);
+      await wait;
+      finished.push(name);
+      return txid(trx);
+    });
+  const first = [run('a', held.opened), run('b', held.opened)];
+  t.after(async () => {
+    held.open();
+    await Promise.allSettled(first);
+    await db.close();
+    await database.drop();
+  });
+  await until('the first batch to start', async () => started.length === 2, 5_000, 5);
+  return { commits, run, started, finished, first, open: held.open };
+}
+
 describe('a lone order while a batch of its account runs (PostgreSQL)', {
   skip: !available && 'PostgreSQL not reachable',
 }, () => {
   test('it joins the next orders to arrive, in one transaction', async (t) => {
-    const database = await createPostgresDatabase();
-    const db = await openDatabase({ url: database.url, poolSize: 4 }, { guard: false });
-    // whatever fails, the held batch ends before its connection pool is closed
-    let release = async () => {};
-    t.after(async () => {
-      await release();
-      await db.close();
-      await database.drop();
-    });
-    const commits = createGroupCommit(db.kysely, { inFlight: 2 });
-    const key = { accountId: 1, environment: 'sandbox' as const };
-    const held = gate();
-    const started: string[] = [];
-    const job = (name: string, wait?: Promise<void>) => async (trx: Kysely<Database>) => {
-      started.push(name);
-      await wait;
-      return txid(trx);
-    };
-    // a running batch of two, held open
-    const first = [commits.run(key, job('a', held.opened)), commits.run(key, job('b', held.opened))];
-    release = async () => {
-      held.open();
-      await Promise.allSettled(first);
-    };
-    await until('the first batch to start', async () => started.length === 2, 5_000, 5);
+    const { commits, run, started, first, open } = await withHeldBatch(t);
     assert.deepEqual(started, ['a', 'b']);
     // one order alone while it runs: not started on a transaction of its own
-    const lone = commits.run(key, job('lone'));
+    const lone = run('lone');
     await aWhile();
     assert.deepEqual(started, ['a', 'b'], 'the lone order ran alone beside the running batch');
     // the next order to arrive takes it along
-    const next = commits.run(key, job('next'));
+    const next = run('next');
     const [loneTx, nextTx] = await Promise.all([lone, next]);
     assert.equal(loneTx, nextTx, 'the lone order and the next one were not one transaction');
-    held.open();
+    open();
     const [aTx, bTx] = await Promise.all(first);
     assert.equal(aTx, bTx);
     assert.notEqual(aTx, loneTx);
@@ -76,40 +84,15 @@ describe('a lone order while a batch of its account runs (PostgreSQL)', {
   });
 
   test('with no order after it, the running batch takes it once done', async (t) => {
-    const database = await createPostgresDatabase();
-    const db = await openDatabase({ url: database.url, poolSize: 4 }, { guard: false });
-    // whatever fails, the held batch ends before its connection pool is closed
-    let release = async () => {};
-    t.after(async () => {
-      await release();
-      await db.close();
-      await database.drop();
-    });
-    const commits = createGroupCommit(db.kysely, { inFlight: 2 });
-    const key = { accountId: 1, environment: 'sandbox' as const };
-    const held = gate();
-    const started: string[] = [];
-    const order: string[] = [];
-    const job = (name: string, wait?: Promise<void>) => async (trx: Kysely<Database>) => {
-      started.push(name);
-      await wait;
-      order.push(name);
-      return txid(trx);
-    };
-    const first = [commits.run(key, job('a', held.opened)), commits.run(key, job('b', held.opened))];
-    release = async () => {
-      held.open();
-      await Promise.allSettled(first);
-    };
-    await until('the first batch to start', async () => started.length === 2, 5_000, 5);
-    const lone = commits.run(key, job('lone'));
+    const { commits, run, finished, first, open } = await withHeldBatch(t);
+    const lone = run('lone');
     await aWhile();
-    assert.deepEqual(order, [], 'the lone order ran while the batch was held');
-    held.open();
+    assert.deepEqual(finished, [], 'the lone order ran while the batch was held');
+    open();
     const [aTx] = await Promise.all(first);
     const loneTx = await lone;
     assert.notEqual(loneTx, aTx);
-    assert.deepEqual(order, ['a', 'b', 'lone']);
+    assert.deepEqual(finished, ['a', 'b', 'lone']);
     assert.deepEqual(commits.stats(), { batches: 2, orders: 3, fallbacks: 0, commitsBehind: 0 });
   });
 });

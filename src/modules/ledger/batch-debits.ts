@@ -1,7 +1,8 @@
 import { type Kysely, type QueryResult, type RawBuilder, sql } from 'kysely';
 import { executePrepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
-import { dec, inMinorUnits } from '../../lib/money.ts';
+import { minorUnitsOf } from '../../lib/currencies.ts';
+import { dec, hasAtMostDecimals } from '../../lib/money.ts';
 import type { OrderDebit, PostingResult } from './ledger-types.ts';
 
 /**
@@ -122,7 +123,7 @@ export async function postDebits(
   return found.map((r, i) => {
     const o = orders[i];
     const currencyCode = r.currencyCode as string;
-    if (!inMinorUnits(o.amount, currencyCode) || o.amount.lte(0)) {
+    if (!hasAtMostDecimals(o.amount, minorUnitsOf(currencyCode)) || o.amount.lte(0)) {
       // A programming error, not a client's: amounts are rounded by the pricing code before posting.
       throw new Error(
         `order amount ${o.amount.toFixed()} is not positive or not in ${currencyCode} minor units`,

@@ -3,7 +3,8 @@ import { executePrepared } from '../../db/prepared.ts';
 import type { Database, Environment } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { type Dec, dec, inMinorUnits } from '../../lib/money.ts';
+import { minorUnitsOf } from '../../lib/currencies.ts';
+import { type Dec, dec, hasAtMostDecimals } from '../../lib/money.ts';
 import {
   type BatchKey,
   createGathering,
@@ -128,7 +129,7 @@ export function createLedger(
     if (!updated) {
       throw await refusedPosting(trx, p, p.amount);
     }
-    if (!inMinorUnits(p.amount, updated.currency_code) || p.amount.isZero()) {
+    if (!hasAtMostDecimals(p.amount, minorUnitsOf(updated.currency_code)) || p.amount.isZero()) {
       // A programming error, not a client's: amounts are rounded by the pricing code before posting.
       throw new Error(
         `ledger amount ${p.amount.toFixed()} is zero or not in ${updated.currency_code} minor units`,
@@ -252,7 +253,7 @@ export function createLedger(
     if (row.balance === null || row.currencyCode === null || row.entryId === null) {
       throw await refusedPosting(trx, o, o.amount);
     }
-    if (!inMinorUnits(o.amount, row.currencyCode) || o.amount.lte(0)) {
+    if (!hasAtMostDecimals(o.amount, minorUnitsOf(row.currencyCode)) || o.amount.lte(0)) {
       // A programming error, not a client's: amounts are rounded by the pricing code before posting.
       throw new Error(`order amount ${amount} is not positive or not in ${row.currencyCode} minor units`);
     }
