@@ -298,7 +298,7 @@ export interface BaselineAnswer {
 export async function startBaseline(
   dataDir: string,
   bodies: Record<string, BaselineAnswer>,
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const file = join(dataDir, `baseline-bodies-${process.pid}.json`);
   await writeFile(file, JSON.stringify(bodies));
   const script = `
@@ -327,6 +327,7 @@ export async function startBaseline(
   const port = await waitFor(child, /baseline on (\d+)/, 'baseline');
   return {
     url: `https://127.0.0.1:${port}`,
+    pid: child.pid as number,
     async stop() {
       await stopChild(child);
       await rm(file, { force: true });
@@ -549,7 +550,7 @@ export async function tokenFor(
 export type MetricsSource = Pick<RunningServer, 'url' | 'ca' | 'adminKey'>;
 
 /** `GET /admin/metrics`' text, over `dispatcher` (a connection kept for polling) or a new one. */
-async function metricsText(server: MetricsSource, dispatcher?: Agent): Promise<string> {
+export async function metricsText(server: MetricsSource, dispatcher?: Agent): Promise<string> {
   const own = dispatcher ?? new Agent({ connect: { ca: server.ca } });
   try {
     const res = await request(`${server.url}/admin/metrics`, {

@@ -17,7 +17,10 @@
  *   app       the airgift app: POST /giftcards-sandbox/orders through Fastify and every hook
  *
  * `BENCH_LAYER_PROFILE=<layer>` writes a CPU profile of that layer's measured rounds to
- * `order-layers-<layer>.cpuprofile` in the system's temporary directory (a sample every 250 µs).
+ * `order-layers-<layer>.cpuprofile` in the system's temporary directory (a sample every 250 µs);
+ * `BENCH_LAYER_HEAP=<layer>` writes `order-layers-<layer>.heapprofile` instead: the allocations of
+ * those rounds, sampled every 4 KiB, those the garbage collector took back included (what an order
+ * allocates, not what it keeps), and prints the bytes allocated per order by function.
  *
  * The HTTP layers are driven by wrk with orders.lua (64 connections, its own process: its CPU is
  * not counted here). Orders per batch are printed for each round (the group commit's counters).
@@ -129,8 +132,10 @@ export async function orderLayers(rounds = 4): Promise<Record<Layer, number>> {
     };
 
     for (const layer of LAYERS) await run(layer, 2_000); // warm-up
-    const profiled = process.env.BENCH_LAYER_PROFILE as Layer | undefined;
-    const profiler = profiled ? layerProfiler() : null;
+    const heap = process.env.BENCH_LAYER_HEAP as Layer | undefined;
+    const profiled = heap ?? (process.env.BENCH_LAYER_PROFILE as Layer | undefined);
+    const profiler = profiled ? layerProfiler(heap ? 'heap' : 'cpu') : null;
+    let profiledOrders = 0;
     const perOrder = Object.fromEntries(LAYERS.map((l) => [l, [] as number[]])) as Record<Layer, number[]>;
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? LAYERS : [...LAYERS].reverse();
@@ -142,7 +147,10 @@ export async function orderLayers(rounds = 4): Promise<Record<Layer, number>> {
         const answered = await run(layer, ROUND_MS);
         const used = process.cpuUsage(cpu);
         const seconds = (performance.now() - started) / 1000;
-        if (layer === profiled) await profiler?.pause();
+        if (layer === profiled) {
+          await profiler?.pause();
+          profiledOrders = answered;
+        }
         const after = await batchCounters();
         const perBatch =
           layer === 'answer'
@@ -157,7 +165,8 @@ export async function orderLayers(rounds = 4): Promise<Record<Layer, number>> {
         );
       }
     }
-    if (profiled && profiler) console.log(`profile of ${profiled}: ${await profiler.save(profiled)}`);
+    if (profiled && profiler)
+      console.log(`profile of ${profiled}: ${await profiler.save(profiled, profiledOrders)}`);
     const medians = Object.fromEntries(LAYERS.map((l) => [l, median(perOrder[l])])) as Record<Layer, number>;
     console.log(
       `\nmedians of ${rounds} rounds, CPU per order: ${LAYERS.map((l) => `${l} ${medians[l].toFixed(0)} µs`).join(', ')}`,
@@ -176,10 +185,11 @@ export async function orderLayers(rounds = 4): Promise<Record<Layer, number>> {
 }
 
 /**
- * The inspector's sampling profiler of this process, on only between `resume` and `pause` (one
- * measured round of the chosen layer); `save` writes the last round's profile (the rounds are alike).
+ * The inspector's sampling profiler of this process (CPU, or the heap's allocations), on only
+ * between `resume` and `pause` (one measured round of the chosen layer); `save` writes the last
+ * round's profile (the rounds are alike).
  */
-function layerProfiler() {
+function layerProfiler(kind: 'cpu' | 'heap') {
   const session = new Session();
   session.connect();
   const post = (method: string, params?: object) =>
@@ -189,20 +199,56 @@ function layerProfiler() {
   let last: unknown = null;
   return {
     async resume() {
+      if (kind === 'heap') {
+        await post('HeapProfiler.enable');
+        await post('HeapProfiler.startSampling', {
+          samplingInterval: 4096,
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: true,
+        });
+        return;
+      }
       await post('Profiler.enable');
       await post('Profiler.setSamplingInterval', { interval: 250 });
       await post('Profiler.start');
     },
     async pause() {
-      last = ((await post('Profiler.stop')) as { profile: unknown }).profile;
+      last =
+        kind === 'heap'
+          ? ((await post('HeapProfiler.stopSampling')) as { profile: unknown }).profile
+          : ((await post('Profiler.stop')) as { profile: unknown }).profile;
     },
-    async save(layer: Layer) {
-      const file = join(tmpdir(), `order-layers-${layer}.cpuprofile`);
+    async save(layer: Layer, orders: number) {
+      const file = join(tmpdir(), `order-layers-${layer}.${kind === 'heap' ? 'heapprofile' : 'cpuprofile'}`);
       writeFileSync(file, JSON.stringify(last));
       session.disconnect();
+      if (kind === 'heap') printAllocations(last as HeapNode | { head: HeapNode }, orders);
       return file;
     },
   };
+}
+
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** Bytes allocated per order, by the function that allocated them (self), the largest first. */
+function printAllocations(profile: HeapNode | { head: HeapNode }, orders: number) {
+  const bySite = new Map<string, number>();
+  let total = 0;
+  const walk = (n: HeapNode) => {
+    const f = n.callFrame;
+    const site = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${f.lineNumber + 1}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + n.selfSize);
+    total += n.selfSize;
+    for (const c of n.children) walk(c);
+  };
+  walk('head' in profile ? profile.head : profile);
+  console.log(`allocated: ${(total / orders / 1024).toFixed(1)} KiB per order (${orders} orders)`);
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 40))
+    console.log(`  ${String(Math.round(bytes / orders)).padStart(6)} B  ${site}`);
 }
 
 if (isMain(import.meta.url)) {
