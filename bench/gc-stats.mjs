@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 const KINDS = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
@@ -27,8 +28,21 @@ new PerformanceObserver((list) => {
     kind.ms += e.duration;
   }
 }).observe({ entryTypes: ['gc'] });
+// the old generation's growth between samples: about what the young collections promoted into it
+let promoted = 0;
+let oldUsed = 0;
+let youngSize = 0;
+setInterval(() => {
+  for (const space of getHeapSpaceStatistics()) {
+    if (space.space_name === 'old_space') {
+      if (space.space_used_size > oldUsed) promoted += space.space_used_size - oldUsed;
+      oldUsed = space.space_used_size;
+    }
+    if (space.space_name === 'new_space') youngSize = space.space_size;
+  }
+}, 20).unref();
 const file = join(process.env.BENCH_GC_STATS_DIR ?? '/tmp', `gc-${process.pid}.json`);
 setInterval(() => {
   const { heapUsed } = process.memoryUsage();
-  writeFileSync(file, JSON.stringify({ ...collections, heapUsed }));
+  writeFileSync(file, JSON.stringify({ ...collections, heapUsed, promoted, youngSize }));
 }, 500).unref();

@@ -48,6 +48,10 @@ interface GcStats {
   minor: { n: number; ms: number };
   major: { n: number; ms: number };
   heapUsed: number;
+  /** bytes the old generation grew by, summed over 20 ms samples: about what was promoted into it */
+  promoted: number;
+  /** the young generation's size now */
+  youngSize: number;
 }
 
 function envOf(spec: string | undefined): Record<string, string> {
@@ -115,7 +119,8 @@ export async function readCpu(name = 'balance', rounds = 4) {
           );
           extra =
             `; young collections ${minor}, ${((gc.minor.ms - gcBefore.minor.ms) / Math.max(minor, 1)).toFixed(2)} ms each, ` +
-            `full ${gc.major.n - gcBefore.major.n}; heap ${(gc.heapUsed / 2 ** 20).toFixed(0)} MB; ${log?.join(', ') ?? ''}`;
+            `full ${gc.major.n - gcBefore.major.n}; promoted ${((gc.promoted - gcBefore.promoted) / r.requests).toFixed(0)} B per request; ` +
+            `young generation ${(gc.youngSize / 2 ** 20).toFixed(0)} MB; heap ${(gc.heapUsed / 2 ** 20).toFixed(0)} MB; ${log?.join(', ') ?? ''}`;
         }
         console.log(
           `round ${round + 1} ${s.label.padEnd(4)} ${String(Math.round(r.rps)).padStart(6)} req/s, ` +
