@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type ApiRequestLogTable, withRequestLogTables } from './request-log-tables.ts';
 
-/** A row as written: already masked (request-log-rows.ts); the table's columns, the time in ms. */
+/** A row as written: already masked (`rowOf` in request-log-service.ts); the table's columns, the time in ms. */
 export type RequestLogRow = Omit<ApiRequestLogTable, 'id' | 'at' | 'account_id' | 'transaction_id'> & {
   at: number;
   account_id: number;
