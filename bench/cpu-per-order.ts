@@ -22,10 +22,14 @@ const ALL_KINDS = ['giftcards', 'topups'] as const;
 const KINDS = ALL_KINDS.filter((k) =>
   (process.env.BENCH_KINDS ?? ALL_KINDS.join(',')).split(',').includes(k),
 );
-/** CPU time of a process so far (utime + stime), in µs (0 once it is gone). */
-export const cpuMicros = (pid: number) => {
+/**
+ * CPU time so far (utime + stime), in µs (0 once it is gone): of a process, all its threads; or, with
+ * `thread`, of that one thread only (the process's own id: its main thread).
+ */
+export const cpuMicros = (pid: number, thread?: number) => {
   try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const path = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+    const f = readFileSync(path, 'utf8').split(') ')[1].split(' ');
     return (Number(f[11]) + Number(f[12])) * TICK_MS * 1000;
   } catch {
     return 0;
@@ -129,14 +133,10 @@ export function medianReading(rs: Reading[]): Reading {
   };
 }
 
-// bench/floor.ts imports the turn; run alone, this compares checkouts
-if (isMain(import.meta.url)) {
-  const database = (process.argv[2] ?? 'postgres') as 'postgres' | 'pglite';
-  const seconds = Number(process.argv[3] ?? 8);
-  const rounds = Number(process.argv[4] ?? 2);
-  const other = process.env.BENCH_SERVER_ROOT;
-  const settings = Object.fromEntries(
-    (process.env.BENCH_SERVER_ENV ?? '')
+/** `BENCH_SERVER_ENV='NAME=value ...'`: the settings of the other side of a comparison. */
+export function serverSettings(spec = process.env.BENCH_SERVER_ENV ?? ''): Record<string, string> {
+  return Object.fromEntries(
+    spec
       .split(' ')
       .filter(Boolean)
       .map((pair) => {
@@ -145,6 +145,15 @@ if (isMain(import.meta.url)) {
         return [pair.slice(0, eq), pair.slice(eq + 1)];
       }),
   );
+}
+
+// bench/floor.ts imports the turn; run alone, this compares checkouts
+if (isMain(import.meta.url)) {
+  const database = (process.argv[2] ?? 'postgres') as 'postgres' | 'pglite';
+  const seconds = Number(process.argv[3] ?? 8);
+  const rounds = Number(process.argv[4] ?? 2);
+  const other = process.env.BENCH_SERVER_ROOT;
+  const settings = serverSettings();
   const compared = other !== undefined || Object.keys(settings).length > 0;
   const sides = compared ? { before: other ?? ROOT, after: ROOT } : { after: ROOT };
   const all: Record<string, Array<Record<string, Reading>>> = { before: [], after: [] };

@@ -1,7 +1,9 @@
 /**
- * Loaded into a server by bench/read-cpu.ts (`node --import`): its garbage collections counted by
- * kind, with their time in the main thread, and the heap's size, written every 500 ms to
- * `$BENCH_GC_STATS_DIR/gc-<pid>.json` for the benchmark to read between its turns.
+ * Loaded into a server by bench/read-cpu.ts (`node --import`): its young and full garbage
+ * collections counted, with their time in the main thread; the old generation's growth (sampled
+ * every 20 ms: about what the young collections promote into it); the young generation's size and
+ * the heap's; written every 500 ms to `$BENCH_GC_STATS_DIR/gc-<pid>.json` for the benchmark to read
+ * between its turns.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,15 +13,8 @@ import { getHeapSpaceStatistics } from 'node:v8';
 const KINDS = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
   [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
-  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
-  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak',
 };
-const collections = {
-  minor: { n: 0, ms: 0 },
-  major: { n: 0, ms: 0 },
-  incremental: { n: 0, ms: 0 },
-  weak: { n: 0, ms: 0 },
-};
+const collections = { minor: { n: 0, ms: 0 }, major: { n: 0, ms: 0 } };
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
     const kind = collections[KINDS[e.detail?.kind]];
@@ -28,7 +23,6 @@ new PerformanceObserver((list) => {
     kind.ms += e.duration;
   }
 }).observe({ entryTypes: ['gc'] });
-// the old generation's growth between samples: about what the young collections promoted into it
 let promoted = 0;
 let oldUsed = 0;
 let youngSize = 0;

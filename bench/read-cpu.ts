@@ -12,12 +12,12 @@
  * loaded into it) and the request log's rows written and dropped. The medians end it. A read's
  * rate is about one over its server CPU: the server's thread is the bottleneck of a kept read.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATALOG_READS, readTargets } from './catalog.ts';
-import { median } from './cpu-per-order.ts';
+import { cpuMicros, median, serverSettings } from './cpu-per-order.ts';
 import {
   fetchAnswer,
   isMain,
@@ -34,14 +34,10 @@ import {
 
 const SECONDS = 5;
 
-/** CPU so far of a process's threads, µs: its main thread, and the rest together. */
+/** CPU so far of a process, µs: its main thread, and its other threads together. */
 function threadsCpu(pid: number): { main: number; others: number } {
-  const out = { main: 0, others: 0 };
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-    out[tid === String(pid) ? 'main' : 'others'] += (Number(f[11]) + Number(f[12])) * 10_000;
-  }
-  return out;
+  const main = cpuMicros(pid, pid);
+  return { main, others: cpuMicros(pid) - main };
 }
 
 interface GcStats {
@@ -52,15 +48,6 @@ interface GcStats {
   promoted: number;
   /** the young generation's size now */
   youngSize: number;
-}
-
-function envOf(spec: string | undefined): Record<string, string> {
-  return Object.fromEntries(
-    (spec ?? '')
-      .split(' ')
-      .filter(Boolean)
-      .map((kv) => kv.split('=') as [string, string]),
-  );
 }
 
 export async function readCpu(name = 'balance', rounds = 4) {
@@ -76,7 +63,7 @@ export async function readCpu(name = 'balance', rounds = 4) {
     if (process.env.BENCH_SERVER_ROOT) setServerRoot(process.env.BENCH_SERVER_ROOT);
     servers.push({
       label: 'B',
-      server: await startAirgift({ database: 'postgres', env: envOf(process.env.BENCH_SERVER_ENV) }),
+      server: await startAirgift({ database: 'postgres', env: serverSettings() }),
     });
     const targets = await Promise.all(
       servers.map(async ({ server }) => (await readTargets(server)).find((t) => t.name === name)!),
