@@ -65,6 +65,7 @@ async function holdBalance(server: ServerProcess) {
 
 /** An order that waits on the held balance row; resolves with its status or the socket error. */
 async function orderInFlight(server: ServerProcess, token: string, customIdentifier: string) {
+  let connection: string | string[] | undefined;
   const answer = server.http
     .post(
       '/giftcards-sandbox/orders',
@@ -72,7 +73,10 @@ async function orderInFlight(server: ServerProcess, token: string, customIdentif
       { token, headers: GIFTCARDS },
     )
     .then(
-      (a) => a.status,
+      (a) => {
+        connection = a.headers.connection;
+        return a.status;
+      },
       (error: Error) => error.message,
     );
   // Wait until its transaction is blocked on the lock.
@@ -81,7 +85,8 @@ async function orderInFlight(server: ServerProcess, token: string, customIdentif
       server.database,
       `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
     );
-    if (row.n > 0) return { answer };
+    // `connection`: the answer's Connection header, once answered
+    if (row.n > 0) return { answer, connection: () => connection };
     await sleep(50);
   }
   throw new Error('the order never waited on the lock');
@@ -196,12 +201,14 @@ test('SIGTERM drains: a request in flight is answered, then the process exits 0'
   const token = await server.token(AUDIENCES.giftcardsSandbox);
   const lock = await holdBalance(server);
   try {
-    const { answer } = await orderInFlight(server, token, 'drained-order');
+    const { answer, connection } = await orderInFlight(server, token, 'drained-order');
     server.child.kill('SIGTERM');
     await sleep(1000);
     assert.equal(server.child.exitCode, null, 'exited before the request in flight was answered');
     await lock.release();
     assert.equal(await answer, 200);
+    // the answer of a request in flight at the signal tells its client not to send another on it
+    assert.equal(connection(), 'close');
     const exit = await exitWithin(server, 5000);
     assert.equal(exit.code, 0);
   } finally {
