@@ -37,8 +37,45 @@ test('a batch waits up to 200 ms for company; 500 waiting go at once, one write 
   assert.deepEqual(writes, [1], 'written by the timer');
   for (let i = 0; i < 1200; i++) buffer.add(entry(i));
   await sleep(20);
-  assert.deepEqual(writes, [1, 500, 500, 200], 'full batches at once, the rest with them');
+  assert.deepEqual(writes, [1, 500, 500], 'full batches at once');
+  assert.equal(buffer.stats().buffered, 200);
+  await sleep(250);
+  assert.deepEqual(writes, [1, 500, 500, 200], 'the rest at its deadline');
   assert.deepEqual(buffer.stats(), { written: 1201, dropped: 0, buffered: 0 });
+  await buffer.close();
+});
+
+test('entries that come during a write wait for their own deadline, not for the write to end', async () => {
+  const writes: number[] = [];
+  const buffer = createRequestLogBuffer({
+    write: async (entries) => {
+      writes.push(entries.length);
+      await sleep(40);
+    },
+  });
+  buffer.add(entry(0));
+  await sleep(210); // the timer has started the write of the first entry, which takes 40 ms
+  assert.deepEqual(writes, [1]);
+  const firstCame = performance.now();
+  for (let i = 1; i <= 10; i++) buffer.add(entry(i));
+  await sleep(100); // the write ended ~60 ms ago
+  assert.deepEqual(writes, [1], 'not a batch of what came during one write');
+  await sleep(150);
+  assert.deepEqual(writes, [1, 10], `written ${Math.round(performance.now() - firstCame)} ms after the first came`);
+  await buffer.close();
+});
+
+test('flush() writes everything waiting at once, before any deadline', async () => {
+  const writes: number[] = [];
+  const buffer = createRequestLogBuffer({
+    write: async (entries) => {
+      writes.push(entries.length);
+    },
+  });
+  for (let i = 0; i < 700; i++) buffer.add(entry(i));
+  await buffer.flush();
+  assert.deepEqual(writes, [500, 200]);
+  assert.equal(buffer.stats().buffered, 0);
   await buffer.close();
 });
 

@@ -169,12 +169,12 @@ test('segmentsOf: one per client, a new one after a minute', () => {
   const segments = segmentsOf(rows);
   const a = segments.filter((s) => s.client_id === 'client-a');
   assert.deepEqual(
-    a.map((s) => s.entries.map((e) => e[5])),
+    a.map((s) => s.lines.map((l) => JSON.parse(l)[5])),
     [['req-1', 'req-2'], ['req-3']],
     'split where the span would pass a minute',
   );
   assert.deepEqual(
-    segments.find((s) => s.client_id === 'client-b')?.entries.map((e) => e[5]),
+    segments.find((s) => s.client_id === 'client-b')?.lines.map((l) => JSON.parse(l)[5]),
     ['req-4'],
   );
 });

@@ -1,20 +1,18 @@
-import type { ApiRequestEntry, ApiRequestSink } from '../../http/api-request-log.ts';
-
 /**
- * The request path's side of the request log: entries are kept in memory and written in batches by a
- * timer, never by the request that made them. A batch is written `intervalMs` after its first entry
+ * The request path's side of the request log: entries (what request-log-service.ts keeps of each
+ * request) are kept in memory and written in batches by a timer, never by the request that made them. A batch is written `intervalMs` after its first entry
  * or as soon as `batchRows` are waiting, as one INSERT (`write`); writes run one after the other,
  * each in a connection of its own (never inside a request's transaction). When `maxBuffered` entries
  * are waiting (the database slow or away) new entries are dropped and counted, never waited for; so
  * is a batch whose write failed.
  *
  * @example
- * const buffer = createRequestLogBuffer({ write: (entries) => repository.insert(entries.map(rowOf)) });
+ * const buffer = createRequestLogBuffer<string>({ write: (lines) => repository.insert(lines) });
  * buffer.add(entry);      // from a hook: no I/O, no await
  * await buffer.close();   // at shutdown: what is waiting is written
  */
-export interface RequestLogBufferOptions {
-  write(entries: ApiRequestEntry[]): Promise<void>;
+export interface RequestLogBufferOptions<T> {
+  write(entries: T[]): Promise<void>;
   batchRows?: number;
   intervalMs?: number;
   maxBuffered?: number;
@@ -28,7 +26,8 @@ export interface RequestLogStats {
   buffered: number;
 }
 
-export function createRequestLogBuffer(o: RequestLogBufferOptions): ApiRequestSink & {
+export function createRequestLogBuffer<T>(o: RequestLogBufferOptions<T>): {
+  add(entry: T): void;
   flush(): Promise<void>;
   close(): Promise<void>;
   stats(): RequestLogStats;
@@ -36,10 +35,14 @@ export function createRequestLogBuffer(o: RequestLogBufferOptions): ApiRequestSi
   const batchRows = o.batchRows ?? 500;
   const intervalMs = o.intervalMs ?? 200;
   const maxBuffered = o.maxBuffered ?? 20_000;
-  let waiting: ApiRequestEntry[] = [];
+  let waiting: T[] = [];
+  /** When the first of the waiting entries came (Date.now()). */
+  let waitingSince = 0;
   let timer: NodeJS.Timeout | null = null;
   let timerDue = Number.POSITIVE_INFINITY;
   let flushing: Promise<void> | null = null;
+  /** Callers of flush() waiting: everything is written, not only the batches that are due. */
+  let draining = 0;
   let closed = false;
   let written = 0;
   let dropped = 0;
@@ -52,15 +55,24 @@ export function createRequestLogBuffer(o: RequestLogBufferOptions): ApiRequestSi
     timer = setTimeout(() => {
       timer = null;
       timerDue = Number.POSITIVE_INFINITY;
-      void flush();
+      void writeDue();
     }, ms);
     timer.unref();
   }
 
-  /** Writes what is waiting, batch after batch, until nothing is (entries added meanwhile included). */
-  function flush(): Promise<void> {
+  /** A batch is due when it is full, when its first entry has waited `intervalMs`, or when flush() asks. */
+  const batchDue = () =>
+    waiting.length >= batchRows ||
+    (waiting.length > 0 && (draining > 0 || Date.now() - waitingSince >= intervalMs));
+
+  /**
+   * Writes the batches that are due, one after the other. Entries that came during a write wait for
+   * their own deadline (a timer) unless they fill a batch: writing them at once made a batch's size
+   * whatever came during one write (tens of rows under a read load, each batch a transaction).
+   */
+  function writeDue(): Promise<void> {
     flushing ??= (async () => {
-      while (waiting.length > 0) {
+      while (batchDue()) {
         const batch = waiting.length <= batchRows ? waiting : waiting.slice(0, batchRows);
         waiting = waiting.length <= batchRows ? [] : waiting.slice(batchRows);
         try {
@@ -71,19 +83,31 @@ export function createRequestLogBuffer(o: RequestLogBufferOptions): ApiRequestSi
           o.onError?.(error, batch.length);
         }
       }
+      if (waiting.length > 0) flushIn(Math.max(0, waitingSince + intervalMs - Date.now()));
     })().finally(() => {
       flushing = null;
     });
     return flushing;
   }
 
+  /** Writes everything waiting, entries added meanwhile included. */
+  async function flush(): Promise<void> {
+    draining++;
+    try {
+      do await writeDue();
+      while (waiting.length > 0);
+    } finally {
+      draining--;
+    }
+  }
+
   return {
-    add(entry) {
+    add(entry: T) {
       if (closed || waiting.length >= maxBuffered) {
         dropped++;
         return;
       }
-      waiting.push(entry);
+      if (waiting.push(entry) === 1) waitingSince = Date.now();
       // a full batch goes at once; else the first entry of a batch sets its deadline
       if (waiting.length >= batchRows) flushIn(0);
       else if (!timer) flushIn(intervalMs);

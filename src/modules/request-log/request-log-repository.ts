@@ -66,44 +66,69 @@ interface Segment {
   client_id: string;
   first_at: number;
   last_at: number;
-  /** [[at ms, method, path, status, latency ms, request id], ...] */
-  entries: Array<[number, string, string, number, number, string]>;
+  /** its lines, each `[at ms, method, path, status, latency ms, request id]` as JSON */
+  lines: string[];
   /** the transactions its lines created, and at the same position the creating request's id */
   createdTransactions: number[];
   creatingRequests: string[];
 }
 
-/** The successful lines of a batch, as segments: one per client, a minute at most. */
-export function segmentsOf(rows: RequestLogRow[]): Segment[] {
+const SEPARATOR = '\0';
+
+/**
+ * A successful request as the request log keeps it until its batch is written (`readOf(rowOf(entry))`
+ * in request-log-service.ts): one string, made of its segment's key, the transaction it created, its
+ * request id and its line as the segment stores it, separated by NUL (which storableText keeps out of
+ * every part). A string, not an object: V8 watches how many of the objects an object or array literal
+ * makes outlive a young collection and, when most do, allocates that literal's objects straight into
+ * the old generation from then on (pretenuring). Entries kept as objects for their batch's 30–200 ms,
+ * and rows all alive while their batch was written, were pretenured so: ~550 B of each kept read
+ * went to the old generation, collected only by full collections. Strings are not watched.
+ */
+export function readOf(r: RequestLogRow): string {
+  const line = JSON.stringify([r.at, r.method, r.path, r.status, r.latency_ms, r.request_id]);
+  return `${r.account_id}\0${r.environment}\0${r.product}\0${r.client_id}\0${r.transaction_id ?? ''}\0${r.request_id}\0${line}`;
+}
+
+/** The successful lines of a batch (rows, or `readOf` strings), as segments: one per client, a minute at most. */
+export function segmentsOf(reads: Array<RequestLogRow | string>): Segment[] {
   const open = new Map<string, Segment>();
   const done: Segment[] = [];
-  for (const r of rows) {
-    const key = `${r.account_id} ${r.environment} ${r.product} ${r.client_id}`;
+  for (const read of reads) {
+    const kept = typeof read === 'string' ? read : readOf(read);
+    let end = -1;
+    for (let i = 0; i < 4; i++) end = kept.indexOf(SEPARATOR, end + 1);
+    const key = kept.slice(0, end);
+    const afterTransaction = kept.indexOf(SEPARATOR, end + 1);
+    const afterRequest = kept.indexOf(SEPARATOR, afterTransaction + 1);
+    const line = kept.slice(afterRequest + 1);
+    const at = Number(line.slice(1, line.indexOf(',')));
     let segment = open.get(key);
-    if (segment && (r.at - segment.first_at > SEGMENT_SPAN_MS || segment.last_at - r.at > SEGMENT_SPAN_MS)) {
+    if (segment && (at - segment.first_at > SEGMENT_SPAN_MS || segment.last_at - at > SEGMENT_SPAN_MS)) {
       done.push(segment);
       segment = undefined;
     }
     if (!segment) {
+      const [account, environment, product, client] = key.split(SEPARATOR);
       segment = {
-        account_id: r.account_id,
-        environment: r.environment,
-        product: r.product,
-        client_id: r.client_id,
-        first_at: r.at,
-        last_at: r.at,
-        entries: [],
+        account_id: Number(account),
+        environment,
+        product,
+        client_id: client,
+        first_at: at,
+        last_at: at,
+        lines: [],
         createdTransactions: [],
         creatingRequests: [],
       };
       open.set(key, segment);
     }
-    segment.first_at = Math.min(segment.first_at, r.at);
-    segment.last_at = Math.max(segment.last_at, r.at);
-    segment.entries.push([r.at, r.method, r.path, r.status, r.latency_ms, r.request_id]);
-    if (r.transaction_id !== null) {
-      segment.createdTransactions.push(r.transaction_id);
-      segment.creatingRequests.push(r.request_id);
+    segment.first_at = Math.min(segment.first_at, at);
+    segment.last_at = Math.max(segment.last_at, at);
+    segment.lines.push(line);
+    if (afterTransaction > end + 1) {
+      segment.createdTransactions.push(Number(kept.slice(end + 1, afterTransaction)));
+      segment.creatingRequests.push(kept.slice(afterTransaction + 1, afterRequest));
     }
   }
   return [...done, ...open.values()];
@@ -186,11 +211,12 @@ export function requestLogRepository(appDb: Kysely<Database>) {
   }
 
   return {
-    async insert(rows: RequestLogRow[]): Promise<void> {
+    /** Writes a batch: rows, and successful requests as rows or as `readOf` strings. */
+    async insert(rows: Array<RequestLogRow | string>): Promise<void> {
       if (rows.length === 0) return;
       const own: RequestLogRow[] = [];
-      const reads: RequestLogRow[] = [];
-      for (const r of rows) (ownsRow(r) ? own : reads).push(r);
+      const reads: Array<RequestLogRow | string> = [];
+      for (const r of rows) (typeof r !== 'string' && ownsRow(r) ? own : reads).push(r);
       const segments = segmentsOf(reads);
       const ownRows = sql`
         INSERT INTO api_request_log (at, account_id, environment, product, client_id, method, path, status,
@@ -211,7 +237,7 @@ export function requestLogRepository(appDb: Kysely<Database>) {
       const values = segments.map(
         (s) => sql`(${s.account_id}::bigint, ${s.environment}::text, ${s.product}::text, ${s.client_id}::text,
           to_timestamp(${s.first_at}::float8 / 1000.0), to_timestamp(${s.last_at}::float8 / 1000.0),
-          ${s.entries.length}::integer, ${JSON.stringify(s.entries)}::text,
+          ${s.lines.length}::integer, ${`[${s.lines.join(',')}]`}::text,
           ${created(s) ? s.createdTransactions : null}::bigint[], ${created(s) ? s.creatingRequests : null}::text[])`,
       );
       const readRows = sql`

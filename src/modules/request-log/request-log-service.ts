@@ -4,7 +4,12 @@ import type { Clock } from '../../lib/clock.ts';
 import { maskSecretFields, redactUrl, storableText } from '../../lib/log-redaction.ts';
 import { formatDateTime, parseDateTime, timeRange } from '../../lib/time-format.ts';
 import { createRequestLogBuffer } from './request-log-buffer.ts';
-import type { RequestLogRepository, RequestLogRow, StoredRequest } from './request-log-repository.ts';
+import {
+  type RequestLogRepository,
+  type RequestLogRow,
+  readOf,
+  type StoredRequest,
+} from './request-log-repository.ts';
 
 /**
  * The API request log of each account (issue 28): every product-API request of the last
@@ -97,8 +102,10 @@ export function createRequestLog(deps: {
 }) {
   const { repository, clock, days } = deps;
   const problems: Array<(error: unknown, entries: number) => void> = [];
-  const buffer = createRequestLogBuffer({
-    write: (entries) => repository.insert(entries.map(rowOf)),
+  // A success is kept as its line (readOf: masked now, a string); a failure as it came, its bodies
+  // masked when written.
+  const buffer = createRequestLogBuffer<ApiRequestEntry | string>({
+    write: (kept) => repository.insert(kept.map((k) => (typeof k === 'string' ? k : rowOf(k)))),
     onError: (error, entries) => {
       for (const listener of problems) listener(error, entries);
     },
@@ -106,7 +113,9 @@ export function createRequestLog(deps: {
 
   return {
     /** What the request hooks and the fast lane hand entries to (app.ts installs none when the log is off). */
-    sink: buffer as ApiRequestSink,
+    sink: {
+      add: (entry) => buffer.add(entry.status >= 400 ? entry : readOf(rowOf(entry))),
+    } satisfies ApiRequestSink,
     flush: () => buffer.flush(),
     close: () => buffer.close(),
     stats: () => buffer.stats(),
