@@ -5,8 +5,9 @@ import type { Environment } from '../db/schema.ts';
  * What the API request log (modules/request-log) hears of each product-API request whose caller is
  * known: a token's account on the gift card and top-up bases, and on the token endpoint the client
  * once its secret was proven. The request path only hands an entry to a sink that keeps it in memory
- * (`add` never waits and never throws); masking, encoding and writing happen later, in batches, off
- * the request path. The fast lane (fast-lane.ts) hands its answers to the same sink.
+ * (`add` never waits and never throws, no I/O): a success as its masked line, a failure as it came
+ * (its bodies are masked when written); writing happens later, in batches, off the request path. The
+ * fast lane (fast-lane.ts) hands its answers to the same sink.
  *
  * @example
  * installApiRequestLog(productApp, requestLog.sink, () => clock.now().getTime());
@@ -19,7 +20,7 @@ export interface ApiRequestEntry {
   product: 'giftcards' | 'topups' | 'auth';
   clientId: string;
   method: string;
-  /** the URL as the client sent it (masked when written) */
+  /** the URL as the client sent it (masked when kept) */
   path: string;
   status: number;
   latencyMs: number;

@@ -57,7 +57,7 @@ function bodyText(value: unknown): string | null {
   return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}… (${text.length} characters)` : text;
 }
 
-/** An entry as stored: its URL redacted, its bodies masked (done here, off the request path). */
+/** An entry as stored: its URL redacted, its bodies masked (a failure's when written, off the request path). */
 export function rowOf(e: ApiRequestEntry): RequestLogRow {
   return {
     at: e.at,
