@@ -80,12 +80,12 @@ export async function turn(
       setTimeout(async () => {
         pids = dbName ? await backendsOf(dbName) : [];
         s0 = cpuMicros(server.pid);
-        b0 = pids.map(cpuMicros);
+        b0 = pids.map((pid) => cpuMicros(pid));
       }, 700);
       setTimeout(
         () => {
           s1 = cpuMicros(server.pid);
-          b1 = pids.map(cpuMicros);
+          b1 = pids.map((pid) => cpuMicros(pid));
         },
         (o.seconds - 0.3) * 1000,
       );

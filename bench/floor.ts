@@ -77,13 +77,13 @@ async function floorTurn(mode: 'answer' | 'commit', tlsDir: string): Promise<Rea
     const pids = db ? await backendsOf(db.name) : [];
     const before = {
       server: cpuMicros(floor.pid),
-      pg: sum(pids.map(cpuMicros)),
+      pg: sum(pids.map((pid) => cpuMicros(pid))),
       ...(await floorBatches(floor.url, ca)),
     };
     const load = await wrkTopups(floor.url, tlsDir);
     const after = {
       server: cpuMicros(floor.pid),
-      pg: sum(pids.map(cpuMicros)),
+      pg: sum(pids.map((pid) => cpuMicros(pid))),
       ...(await floorBatches(floor.url, ca)),
     };
     // wrk's duration covers the whole run here (no checks after it), so the CPU divides by all of it

@@ -5,7 +5,7 @@
  * the heap's; written every 500 ms to `$BENCH_GC_STATS_DIR/gc-<pid>.json` for the benchmark to read
  * between its turns.
  */
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
@@ -38,5 +38,7 @@ setInterval(() => {
 const file = join(process.env.BENCH_GC_STATS_DIR ?? '/tmp', `gc-${process.pid}.json`);
 setInterval(() => {
   const { heapUsed } = process.memoryUsage();
-  writeFileSync(file, JSON.stringify({ ...collections, heapUsed, promoted, youngSize }));
+  // written aside and renamed: the benchmark never reads half a file
+  writeFileSync(`${file}.part`, JSON.stringify({ ...collections, heapUsed, promoted, youngSize }));
+  renameSync(`${file}.part`, file);
 }, 500).unref();

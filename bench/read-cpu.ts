@@ -3,9 +3,10 @@
  * `node:https` server answering the same bytes: two airgift servers (A: this checkout; B: another
  * checkout, `BENCH_SERVER_ROOT`, or this one with `BENCH_SERVER_ENV` settings, say
  * `REQUEST_LOG_DAYS=0`) and the bare server, in 5 s wrk turns of 32 connections whose order
- * alternates, on PostgreSQL. Not in `npm run bench`:
+ * alternates, on PostgreSQL (or on the embedded database, whose CPU is then the server's). Not in
+ * `npm run bench`:
  *
- *   npx tsx bench/read-cpu.ts [read] [rounds]       (read: a name of catalog.ts's reads; default balance 4)
+ *   npx tsx bench/read-cpu.ts [read] [rounds] [postgres|pglite]   (read: a name of catalog.ts's reads; default balance 4 postgres)
  *
  * Per turn: requests/s, the process's CPU per request (/proc: its main thread, and its other threads,
  * V8's helpers among them), and for airgift the garbage collections the turn made (bench/gc-stats.mjs
@@ -50,7 +51,7 @@ interface GcStats {
   youngSize: number;
 }
 
-export async function readCpu(name = 'balance', rounds = 4) {
+export async function readCpu(name = 'balance', rounds = 4, database: 'postgres' | 'pglite' = 'postgres') {
   if (!CATALOG_READS.some(([n]) => n === name)) throw new Error(`unknown read ${name}`);
   const gcDir = await mkdtemp(join(tmpdir(), 'airgift-gc-'));
   process.env.BENCH_GC_STATS_DIR = gcDir;
@@ -59,11 +60,11 @@ export async function readCpu(name = 'balance', rounds = 4) {
   let baseline: Awaited<ReturnType<typeof startBaseline>> | null = null;
   try {
     setServerRoot(ROOT);
-    servers.push({ label: 'A', server: await startAirgift({ database: 'postgres' }) });
+    servers.push({ label: 'A', server: await startAirgift({ database }) });
     if (process.env.BENCH_SERVER_ROOT) setServerRoot(process.env.BENCH_SERVER_ROOT);
     servers.push({
       label: 'B',
-      server: await startAirgift({ database: 'postgres', env: serverSettings() }),
+      server: await startAirgift({ database, env: serverSettings() }),
     });
     const targets = await Promise.all(
       servers.map(async ({ server }) => (await readTargets(server)).find((t) => t.name === name)!),
@@ -130,5 +131,5 @@ export async function readCpu(name = 'balance', rounds = 4) {
 if (isMain(import.meta.url)) {
   if (!(await postgresAvailable()) || !(await wrkAvailable()))
     console.log('read-cpu: needs PostgreSQL and wrk; skipped');
-  else await readCpu(process.argv[2], Number(process.argv[3] ?? 4));
+  else await readCpu(process.argv[2], Number(process.argv[3] ?? 4), process.argv[4] === 'pglite' ? 'pglite' : 'postgres');
 }
