@@ -131,5 +131,10 @@ export async function readCpu(name = 'balance', rounds = 4, database: 'postgres'
 if (isMain(import.meta.url)) {
   if (!(await postgresAvailable()) || !(await wrkAvailable()))
     console.log('read-cpu: needs PostgreSQL and wrk; skipped');
-  else await readCpu(process.argv[2], Number(process.argv[3] ?? 4), process.argv[4] === 'pglite' ? 'pglite' : 'postgres');
+  else
+    await readCpu(
+      process.argv[2],
+      Number(process.argv[3] ?? 4),
+      process.argv[4] === 'pglite' ? 'pglite' : 'postgres',
+    );
 }

@@ -61,7 +61,11 @@ test('entries that come during a write wait for their own deadline, not for the 
   await sleep(100); // the write ended ~60 ms ago
   assert.deepEqual(writes, [1], 'not a batch of what came during one write');
   await sleep(150);
-  assert.deepEqual(writes, [1, 10], `written ${Math.round(performance.now() - firstCame)} ms after the first came`);
+  assert.deepEqual(
+    writes,
+    [1, 10],
+    `written ${Math.round(performance.now() - firstCame)} ms after the first came`,
+  );
   await buffer.close();
 });
 
