@@ -38,6 +38,7 @@ import { ADMIN_KEY, caPem } from '../test/harness/client.ts';
 import { startTestServer } from '../test/harness/server.ts';
 import { CACHE_DIR } from '../test/harness/templates.ts';
 import { median } from './cpu-per-order.ts';
+import { allocationSites, type HeapProfileNode, printSites } from './heap-profile.ts';
 import { batchFigures, isMain, postgresAvailable, wrkAvailable } from './lib.ts';
 import { runOrdersLua } from './orders.ts';
 
@@ -222,33 +223,17 @@ function layerProfiler(kind: 'cpu' | 'heap') {
       const file = join(tmpdir(), `order-layers-${layer}.${kind === 'heap' ? 'heapprofile' : 'cpuprofile'}`);
       writeFileSync(file, JSON.stringify(last));
       session.disconnect();
-      if (kind === 'heap') printAllocations(last as HeapNode | { head: HeapNode }, orders);
+      if (kind === 'heap') printAllocations(last as HeapProfileNode | { head: HeapProfileNode }, orders);
       return file;
     },
   };
 }
 
-interface HeapNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: HeapNode[];
-}
-
 /** Bytes allocated per order, by the function that allocated them (self), the largest first. */
-function printAllocations(profile: HeapNode | { head: HeapNode }, orders: number) {
-  const bySite = new Map<string, number>();
-  let total = 0;
-  const walk = (n: HeapNode) => {
-    const f = n.callFrame;
-    const site = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${f.lineNumber + 1}`;
-    bySite.set(site, (bySite.get(site) ?? 0) + n.selfSize);
-    total += n.selfSize;
-    for (const c of n.children) walk(c);
-  };
-  walk('head' in profile ? profile.head : profile);
+function printAllocations(profile: HeapProfileNode | { head: HeapProfileNode }, orders: number) {
+  const { sites, total } = allocationSites('head' in profile ? profile.head : profile);
   console.log(`allocated: ${(total / orders / 1024).toFixed(1)} KiB per order (${orders} orders)`);
-  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 40))
-    console.log(`  ${String(Math.round(bytes / orders)).padStart(6)} B  ${site}`);
+  printSites(sites, orders, 40);
 }
 
 if (isMain(import.meta.url)) {

@@ -17,42 +17,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATALOG_READS, readTargets } from './catalog.ts';
+import { allocationSites, type HeapProfileNode, printSites } from './heap-profile.ts';
 import { isMain, startAirgift, wrk } from './lib.ts';
 import { benchAccount, orderLoad } from './orders.ts';
 
 const SECONDS = 5;
 
-interface ProfileNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: ProfileNode[];
-}
-
-/** Bytes by allocation site (its four innermost frames), and their total. */
-function bySite(head: ProfileNode): { sites: Map<string, number>; total: number } {
-  const sites = new Map<string, number>();
-  let total = 0;
-  const walk = (node: ProfileNode, stack: string[]) => {
-    const f = node.callFrame;
-    const frames = [
-      ...stack,
-      `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`,
-    ];
-    if (node.selfSize > 0) {
-      const site = frames.slice(-4).reverse().join(' < ');
-      sites.set(site, (sites.get(site) ?? 0) + node.selfSize);
-      total += node.selfSize;
-    }
-    for (const child of node.children) walk(child, frames);
-  };
-  walk(head, []);
-  return { sites, total };
-}
-
-async function profileFile(path: string): Promise<ProfileNode> {
+async function profileFile(path: string): Promise<HeapProfileNode> {
   for (let i = 0; i < 100; i++) {
     try {
-      return (JSON.parse(readFileSync(path, 'utf8')) as { head: ProfileNode }).head;
+      return (JSON.parse(readFileSync(path, 'utf8')) as { head: HeapProfileNode }).head;
     } catch {
       // not written yet
     }
@@ -92,13 +66,12 @@ export async function survivors(what = 'balance', database: 'postgres' | 'pglite
     process.kill(server.pid, 'SIGUSR2');
     const requests = await load(SECONDS);
     process.kill(server.pid, 'SIGUSR2');
-    const { sites, total } = bySite(await profileFile(join(dir, `heap-${server.pid}.json`)));
+    const { sites, total } = allocationSites(await profileFile(join(dir, `heap-${server.pid}.json`)), 4);
     console.log(
       `${what} (${database}): ${Math.round(requests)} ${orders ? 'orders' : 'requests'} in ${SECONDS} s; ` +
         `surviving young collections: ${(total / requests).toFixed(0)} B per ${orders ? 'order' : 'request'} (sampled)`,
     );
-    for (const [site, bytes] of [...sites].sort((a, b) => b[1] - a[1]).slice(0, shown))
-      console.log(`${(bytes / requests).toFixed(0).padStart(7)} B  ${site}`);
+    printSites(sites, requests, shown);
     return total / requests;
   } finally {
     await server.stop();

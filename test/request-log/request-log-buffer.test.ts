@@ -23,13 +23,20 @@ const entry = (i: number): ApiRequestEntry => ({
   requestId: `r${i}`,
 });
 
-test('a batch waits up to 200 ms for company; 500 waiting go at once, one write per 500', async () => {
+/** A buffer whose writes are recorded (each batch's size), each taking `writeMs`. */
+function recordingBuffer(writeMs = 0) {
   const writes: number[] = [];
   const buffer = createRequestLogBuffer({
     write: async (entries) => {
       writes.push(entries.length);
+      if (writeMs > 0) await sleep(writeMs);
     },
   });
+  return { writes, buffer };
+}
+
+test('a batch waits up to 200 ms for company; 500 waiting go at once, one write per 500', async () => {
+  const { writes, buffer } = recordingBuffer();
   buffer.add(entry(0));
   await sleep(50);
   assert.deepEqual(writes, [], 'not written by the request, nor at once');
@@ -46,13 +53,7 @@ test('a batch waits up to 200 ms for company; 500 waiting go at once, one write 
 });
 
 test('entries that come during a write wait for their own deadline, not for the write to end', async () => {
-  const writes: number[] = [];
-  const buffer = createRequestLogBuffer({
-    write: async (entries) => {
-      writes.push(entries.length);
-      await sleep(40);
-    },
-  });
+  const { writes, buffer } = recordingBuffer(40);
   buffer.add(entry(0));
   await sleep(210); // the timer has started the write of the first entry, which takes 40 ms
   assert.deepEqual(writes, [1]);
@@ -70,12 +71,7 @@ test('entries that come during a write wait for their own deadline, not for the 
 });
 
 test('flush() writes everything waiting at once, before any deadline', async () => {
-  const writes: number[] = [];
-  const buffer = createRequestLogBuffer({
-    write: async (entries) => {
-      writes.push(entries.length);
-    },
-  });
+  const { writes, buffer } = recordingBuffer();
   for (let i = 0; i < 700; i++) buffer.add(entry(i));
   await buffer.flush();
   assert.deepEqual(writes, [500, 200]);

@@ -1,11 +1,10 @@
 /**
  * The request path's side of the request log: entries (what request-log-service.ts keeps of each
  * request) are kept in memory and written in batches by a timer, never by the request that made
- * them. A batch is written `intervalMs` after its first entry or as soon as `batchRows` are
- * waiting, as one INSERT (`write`); writes run one after the other,
- * each in a connection of its own (never inside a request's transaction). When `maxBuffered` entries
- * are waiting (the database slow or away) new entries are dropped and counted, never waited for; so
- * is a batch whose write failed.
+ * them. A batch is written `intervalMs` after its first entry or as soon as `batchRows` are waiting,
+ * as one INSERT (`write`); writes run one after the other, each in a connection of its own (never
+ * inside a request's transaction). When `maxBuffered` entries are waiting (the database slow or
+ * away) new entries are dropped and counted, never waited for; so is a batch whose write failed.
  *
  * @example
  * const buffer = createRequestLogBuffer<string>({ write: (lines) => repository.insert(lines) });

@@ -47,8 +47,8 @@ export const SEGMENT_SPAN_MS = 60_000;
 /** How often a batch of the log waits for its commit to reach the disk: at most a second is lost to a crash. */
 export const DURABLE_EVERY_MS = 1000;
 
-/** A line that keeps a row of its own: a failure, with its bodies. */
-const ownsRow = (r: RequestLogRow) => r.status >= 400;
+/** A line that keeps a row of its own (a failure, with its bodies); every other is a segment's line. */
+export const ownsRow = (r: { status: number }) => r.status >= 400;
 
 /**
  * The window of time around a transaction's creation where its creating request's line lies, which

@@ -5,6 +5,7 @@ import { maskSecretFields, redactUrl, storableText } from '../../lib/log-redacti
 import { formatDateTime, parseDateTime, timeRange } from '../../lib/time-format.ts';
 import { createRequestLogBuffer } from './request-log-buffer.ts';
 import {
+  ownsRow,
   type RequestLogRepository,
   type RequestLogRow,
   readOf,
@@ -70,8 +71,8 @@ export function rowOf(e: ApiRequestEntry): RequestLogRow {
     status: e.status,
     latency_ms: Math.round(e.latencyMs * 100) / 100,
     request_id: storableText(e.requestId),
-    request_body: e.status >= 400 ? bodyText(e.requestBody) : null,
-    response_body: e.status >= 400 ? bodyText(e.responseBody) : null,
+    request_body: ownsRow(e) ? bodyText(e.requestBody) : null,
+    response_body: ownsRow(e) ? bodyText(e.responseBody) : null,
     transaction_id: e.transactionId ?? null,
   };
 }
@@ -114,7 +115,7 @@ export function createRequestLog(deps: {
   return {
     /** What the request hooks and the fast lane hand entries to (app.ts installs none when the log is off). */
     sink: {
-      add: (entry) => buffer.add(entry.status >= 400 ? entry : readOf(rowOf(entry))),
+      add: (entry) => buffer.add(ownsRow(entry) ? entry : readOf(rowOf(entry))),
     } satisfies ApiRequestSink,
     flush: () => buffer.flush(),
     close: () => buffer.close(),
