@@ -25,7 +25,10 @@ import type { Database } from './schema.ts';
  * PostgreSQL plans a prepared statement for its values the first five times, then keeps a generic
  * plan if it costs no more: the statements here are written so that their plan does not hang on
  * their values (the customIdentifier seeks name their index's order; a batch's rows are one JSON
- * parameter, opaque to the planner either way).
+ * parameter, opaque to the planner either way). A statement that finds existing rows of a large
+ * table by their keys takes the keys as an array (`id = ANY($1::bigint[])`, guessed at 10 values),
+ * never by joining the table to the JSON rows (guessed at 100): the generic plan of such a join read
+ * the whole table for every batch (the outbox's statements, issue 30).
  *
  * @example
  * const { rows } = await executePrepared(trx, sql`SELECT nextval('ids') FROM generate_series(1, ${n}::int)`);

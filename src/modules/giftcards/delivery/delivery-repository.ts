@@ -50,7 +50,9 @@ export function deliveryRepository(appDb: Kysely<Database>) {
 
   // The order as its messages show it: the outbox reads it for every message it sends, so it is
   // compiled once and runs as a prepared statement (db/prepared.ts); the reads of the messages the
-  // outbox renders at the same moment are one statement (`ordersQuery`, ids as one JSON parameter).
+  // outbox renders at the same moment are one statement (`ordersQuery`, the ids as one array
+  // parameter, `= ANY`: an index scan of the key in any plan; the ids as a JSON set, `IN (SELECT ...)`,
+  // were planned as a hash join over every order in the table, once the plan was generic).
   const orderSelect = db
     .selectFrom('giftcard_transactions as t')
     .innerJoin('giftcard_products as p', 'p.id', 't.product_id')
@@ -85,9 +87,7 @@ export function deliveryRepository(appDb: Kysely<Database>) {
       'ab.code_in_email',
     ]);
   const orderQuery = orderSelect.where('t.id', '=', 0).compile();
-  const ordersQuery = orderSelect
-    .where(sql<boolean>`t.id IN (SELECT value::bigint FROM json_array_elements_text(${'[]'}::json))`)
-    .compile();
+  const ordersQuery = orderSelect.where(sql<boolean>`t.id = ANY(${[]}::bigint[])`).compile();
   type OrderRow = Awaited<ReturnType<typeof orderSelect.executeTakeFirstOrThrow>>;
 
   const orders = createGathering<number, DeliveryOrder | undefined>({
@@ -97,7 +97,7 @@ export function deliveryRepository(appDb: Kysely<Database>) {
       return row ? deliveryOrderOf(row) : undefined;
     },
     many: async (conn, ids) => {
-      const { rows } = await runCompiled(conn, ordersQuery, [JSON.stringify(ids)]);
+      const { rows } = await runCompiled(conn, ordersQuery, [ids]);
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => {
         const row = byId.get(id);
@@ -153,16 +153,19 @@ export function deliveryRepository(appDb: Kysely<Database>) {
       return rows[0];
     },
     many: async (conn, items) => {
+      const ids = items.map((i) => i.id);
+      const hashes = items.map((i) => i.hash);
       const { rows } = await executePrepared(
         conn,
+        // the ids as an array (`= ANY`): the links are found by their key in any plan (see `ordersQuery`)
         sql<RedeemLinkRow>`
           WITH input AS (
-            SELECT DISTINCT ON (id) id, hash FROM json_to_recordset(${JSON.stringify(items)}::json) AS i (id bigint, hash text)
+            SELECT DISTINCT ON (id) id, hash FROM unnest(${ids}::bigint[], ${hashes}::text[]) AS i (id, hash)
           ), stored AS (
             UPDATE redeem_links AS l SET token_hash = input.hash FROM input
-            WHERE l.id = input.id AND l.token_hash IS NULL AND l.revoked_at IS NULL
+            WHERE l.id = ANY(${ids}::bigint[]) AND l.id = input.id AND l.token_hash IS NULL AND l.revoked_at IS NULL
           )
-          SELECT l.* FROM redeem_links AS l WHERE l.id IN (SELECT id FROM input)`,
+          SELECT l.* FROM redeem_links AS l WHERE l.id = ANY(${ids}::bigint[])`,
       );
       const byId = new Map(rows.map((row) => [Number(row.id), row]));
       return items.map((i) => byId.get(i.id));
