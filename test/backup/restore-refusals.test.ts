@@ -279,7 +279,9 @@ describe('refused backups', () => {
     },
     /not a line|incorrect/,
   ]);
-  // Wherever the byte is: in a row's value it once reached the database as a SQL error first.
+  // Wherever the byte is: in a row's value it once reached the database as a SQL error first. Where
+  // it lands after decompression depends on the backup's bytes (random keys and tokens), so any of
+  // the format's refusals may be the one (a sequence's value: seen once in CI): each is named here.
   for (const at of [0.1, 0.3, 0.5, 0.7, 0.9, 0.97])
     damages.push([
       `a byte changed at ${at * 100}%`,
@@ -290,7 +292,7 @@ describe('refused backups', () => {
         await writeFile(file, bytes);
         return file;
       },
-      /invalid|incorrect|unexpected|not JSON|not whole|not a line|counts/,
+      /invalid|incorrect|unexpected|not JSON|not whole|not a line|not a sequence value|not in the end line|follows the end line|cut short|counts|holds|does not cover|does not make|header|empty/,
     ]);
   for (const [what, make, reason] of damages) {
     test(`a damaged file (${what}) restores nothing`, async () => {
