@@ -48,8 +48,6 @@ async function outboxOn(db: Db) {
   ).rows;
   const delivery = deliveryRepository(k);
   const messages = messagesRepository(k);
-  const count = async (query: ReturnType<typeof sql<{ n: string }>>) =>
-    Number((await query.execute(k)).rows[0].n);
   return {
     /** Successful orders with a recipient: the trigger of migration 0020 gives each a link and a message. */
     sell: (n: number) =>
@@ -106,11 +104,10 @@ async function outboxOn(db: Db) {
 
     /** What the batches wrote: links with their hash stored, messages sent. */
     async written() {
-      return {
-        hashed: await count(sql<{ n: string }>`
-          SELECT count(*)::text AS n FROM redeem_links WHERE token_hash = 'hash-' || id`),
-        sent: await count(sql<{ n: string }>`SELECT count(*)::text AS n FROM messages WHERE status = 'sent'`),
-      };
+      const { rows } = await sql<{ hashed: number; sent: number }>`
+        SELECT (SELECT count(*)::int FROM redeem_links WHERE token_hash = 'hash-' || id) AS hashed,
+               (SELECT count(*)::int FROM messages WHERE status = 'sent') AS sent`.execute(k);
+      return rows[0];
     },
   };
 }

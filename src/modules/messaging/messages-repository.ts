@@ -80,6 +80,7 @@ export function messagesRepository(appDb: Kysely<Database>) {
     );
     // The ids again as an array (`= ANY`): the messages are found by their key in any plan. Joined to
     // the JSON rows alone, the generic plan read every message in the table for each batch.
+    const ids = items.map(({ row }) => row.id);
     const { rows } = await executePrepared(
       appDb,
       sql<{ id: number }>`
@@ -90,7 +91,7 @@ export function messagesRepository(appDb: Kysely<Database>) {
       FROM json_to_recordset(${input}::json) AS r (id bigint, attempts int, status text,
              next_attempt_at timestamptz, last_error text, provider_id text, sent_at timestamptz,
              updated_at timestamptz)
-      WHERE m.id = ANY(${items.map(({ row }) => row.id)}::bigint[]) AND m.id = r.id
+      WHERE m.id = ANY(${ids}::bigint[]) AND m.id = r.id
         AND m.status = 'queued' AND m.attempts = r.attempts
       RETURNING m.id`,
     );
