@@ -161,6 +161,23 @@ for (const database of databases) {
         }
       });
 
+      test('a verified token is accepted in every form of the header, and nothing else around it', async () => {
+        // The token service finds a kept token straight after `Bearer ` (token-cache.ts, keptOf);
+        // any other form goes through the header's pattern: the answers must not depend on which.
+        const token = await server.admin.token(sandbox, AUDIENCES.giftcardsSandbox);
+        const read = (authorization: string) =>
+          server.http.get('/giftcards-sandbox/accounts/balance', { headers: { authorization } });
+        assert.equal((await read(`Bearer ${token}`)).status, 200); // verified, and kept
+        for (const form of [`Bearer ${token}`, `bearer ${token}`, `Bearer   ${token}`, `BEARER ${token}  `]) {
+          assert.equal((await read(form)).status, 200, form.slice(0, 12));
+        }
+        for (const form of [`Bearer ${token} x`, `Bearer ${token}x`, `Bearer x${token}`, `Bearer${token}`]) {
+          const answer = await read(form);
+          assert.equal(answer.status, 401, form.slice(0, 12));
+          assert.equal(answer.body.errorCode, 'AUTHENTICATION_FAILURE');
+        }
+      });
+
       test('expired token -> 401 TOKEN_EXPIRED', async () => {
         const token = await server.admin.token(sandbox, AUDIENCES.topupsSandbox);
         server.clock.advance(86_400_000 + 1000);

@@ -166,11 +166,25 @@ export function createTokenService(deps: TokenServiceDeps) {
     return { access_token: token, scope: scopes.join(' '), expires_in: lifetime, token_type: 'Bearer' };
   }
 
+  /**
+   * The kept principal of a header as clients send it, `Bearer <token>`, found without BEARER (~1 µs
+   * over a ~700-character header): a kept token is a match of BEARER (it was verified as one), so
+   * when the rest of the header is a kept token, BEARER would have found that very token. Any other
+   * header (another spacing or case, a token not kept) is left to BEARER.
+   */
+  function keptOf(authorization: string | undefined, base: Base, nowMs: number): Principal | undefined {
+    return authorization?.startsWith('Bearer ')
+      ? verified.get(base.url, authorization.slice(7), nowMs)
+      : undefined;
+  }
+
   async function authenticate(authorization: string | undefined, base: Base): Promise<Principal> {
+    const now = clock.now();
+    const kept = keptOf(authorization, base, now.getTime());
+    if (kept) return kept;
     const match = authorization ? BEARER.exec(authorization) : null;
     if (!match) throw new AppError('AUTHENTICATION_FAILURE', missingBearerMessage(authorization));
     const token = match[1];
-    const now = clock.now();
     const seen = verified.get(base.url, token, now.getTime());
     if (seen) return seen;
     const ticket = verified.ticket();
@@ -223,8 +237,11 @@ export function createTokenService(deps: TokenServiceDeps) {
    * `authenticate` decides. No I/O and no signature check, for the fast lane (http/fast-lane.ts).
    */
   function peek(authorization: string | undefined, base: Base): Principal | undefined {
+    const nowMs = clock.now().getTime();
+    const kept = keptOf(authorization, base, nowMs);
+    if (kept) return kept;
     const match = authorization ? BEARER.exec(authorization) : null;
-    return match ? verified.get(base.url, match[1], clock.now().getTime()) : undefined;
+    return match ? verified.get(base.url, match[1], nowMs) : undefined;
   }
 
   return { issue, authenticate, peek };

@@ -87,7 +87,18 @@ const SEPARATOR = '\0';
  */
 export function readOf(r: RequestLogRow): string {
   const line = JSON.stringify([r.at, r.method, r.path, r.status, r.latency_ms, r.request_id]);
-  return `${r.account_id}\0${r.environment}\0${r.product}\0${r.client_id}\0${r.transaction_id ?? ''}\0${r.request_id}\0${line}`;
+  // join, not a template: a template of thirteen parts is a rope of a dozen string objects, which
+  // the young collections copy (and promote) while the entry waits; join makes one flat string.
+  const parts = [
+    r.account_id,
+    r.environment,
+    r.product,
+    r.client_id,
+    r.transaction_id ?? '',
+    r.request_id,
+    line,
+  ];
+  return parts.join(SEPARATOR);
 }
 
 /** The successful lines of a batch (rows, or `readOf` strings), as segments: one per client, a minute at most. */
