@@ -6,7 +6,12 @@
  * alternates, on PostgreSQL (or on the embedded database, whose CPU is then the server's). Not in
  * `npm run bench`:
  *
- *   npx tsx bench/read-cpu.ts [read] [rounds] [postgres|pglite]   (read: a name of catalog.ts's reads; default balance 4 postgres)
+ *   npx tsx bench/read-cpu.ts [read] [rounds] [postgres|pglite] [together]   (read: a name of catalog.ts's reads; default balance 4 postgres)
+ *
+ * `together`: each round loads the three servers at once, each with its own wrk of 16 connections,
+ * instead of one after the other. On a machine whose speed moves from one turn to the next (seen:
+ * the bare server at 29 to 60 µs per read within one run), the three then share whatever the machine
+ * gives, and the ratios of a round (A/bare, B/bare, A/B) compare like with like; they end the run.
  *
  * Per turn: requests/s, the process's CPU per request (/proc: its main thread, and its other threads,
  * V8's helpers among them), and for airgift the garbage collections the turn made (bench/gc-stats.mjs
@@ -51,7 +56,12 @@ interface GcStats {
   youngSize: number;
 }
 
-export async function readCpu(name = 'balance', rounds = 4, database: 'postgres' | 'pglite' = 'postgres') {
+export async function readCpu(
+  name = 'balance',
+  rounds = 4,
+  database: 'postgres' | 'pglite' = 'postgres',
+  together = false,
+) {
   if (!CATALOG_READS.some(([n]) => n === name)) throw new Error(`unknown read ${name}`);
   const gcDir = await mkdtemp(join(tmpdir(), 'airgift-gc-'));
   process.env.BENCH_GC_STATS_DIR = gcDir;
@@ -84,22 +94,26 @@ export async function readCpu(name = 'balance', rounds = 4, database: 'postgres'
       { label: 'bare', url: baseline.url, pid: baseline.pid, target: targets[0], server: null },
     ];
     const perRequest: Record<string, number[]> = Object.fromEntries(sides.map((s) => [s.label, []]));
-    const load = (s: (typeof sides)[number], seconds: number) =>
-      wrk(`${s.url}${s.target.path}`, { seconds, connections: 32, headers: s.target.headers, ca: a.ca });
+    const load = (s: (typeof sides)[number], seconds: number, connections = 32) =>
+      wrk(`${s.url}${s.target.path}`, { seconds, connections, headers: s.target.headers, ca: a.ca });
     const gcOf = (pid: number): GcStats => JSON.parse(readFileSync(join(gcDir, `gc-${pid}.json`), 'utf8'));
     for (const s of sides) await load(s, 2); // warm-up
-    for (let round = 0; round < rounds; round++) {
-      for (const s of round % 2 === 0 ? sides : [...sides].reverse()) {
-        const before = threadsCpu(s.pid);
-        const gcBefore = s.server ? gcOf(s.pid) : null;
-        const r = await load(s, SECONDS);
-        const after = threadsCpu(s.pid);
-        const main = (after.main - before.main) / r.requests;
-        const others = (after.others - before.others) / r.requests;
+    /** Runs one turn of load on `turn` (one side, or all at once) and prints each side's figures. */
+    const measure = async (round: number, turn: Array<(typeof sides)[number]>) => {
+      const before = turn.map((s) => ({ cpu: threadsCpu(s.pid), gc: s.server ? gcOf(s.pid) : null }));
+      const results = await Promise.all(turn.map((s) => load(s, SECONDS, turn.length > 1 ? 16 : 32)));
+      const after = turn.map((s) => threadsCpu(s.pid));
+      if (turn.some((s) => s.server)) await new Promise((resolve) => setTimeout(resolve, 600)); // the stats files' next write
+      const cpu: Record<string, number> = {};
+      for (const [i, s] of turn.entries()) {
+        const r = results[i];
+        const main = (after[i].main - before[i].cpu.main) / r.requests;
+        const others = (after[i].others - before[i].cpu.others) / r.requests;
         perRequest[s.label].push(main + others);
+        cpu[s.label] = main + others;
         let extra = '';
+        const gcBefore = before[i].gc;
         if (s.server && gcBefore) {
-          await new Promise((resolve) => setTimeout(resolve, 600)); // the stats file's next write
           const gc = gcOf(s.pid);
           const minor = gc.minor.n - gcBefore.minor.n;
           const log = (await metricsText(s.server)).match(
@@ -115,11 +129,28 @@ export async function readCpu(name = 'balance', rounds = 4, database: 'postgres'
             `CPU ${(main + others).toFixed(1)} µs per request (main thread ${main.toFixed(1)}, other threads ${others.toFixed(1)})${extra}`,
         );
       }
+      return cpu;
+    };
+    const ratios: Record<string, number[]> = { 'A/bare': [], 'B/bare': [], 'A/B': [] };
+    for (let round = 0; round < rounds; round++) {
+      if (together) {
+        const cpu = await measure(round, sides);
+        ratios['A/bare'].push(cpu.A / cpu.bare);
+        ratios['B/bare'].push(cpu.B / cpu.bare);
+        ratios['A/B'].push(cpu.A / cpu.B);
+      } else for (const s of round % 2 === 0 ? sides : [...sides].reverse()) await measure(round, [s]);
     }
     const medians = Object.fromEntries(sides.map((s) => [s.label, median(perRequest[s.label])]));
     console.log(
       `\nmedians of ${rounds}, CPU per ${name} read: ${sides.map((s) => `${s.label} ${medians[s.label].toFixed(1)} µs`).join(', ')}`,
     );
+    if (together) {
+      const each = Object.entries(ratios).map(
+        ([k, v]) =>
+          `${k} ${median(v).toFixed(2)} (${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)})`,
+      );
+      console.log(`CPU per read, ratios of the same round, medians: ${each.join(', ')}`);
+    }
     return medians;
   } finally {
     await baseline?.stop();
@@ -136,5 +167,6 @@ if (isMain(import.meta.url)) {
       process.argv[2],
       Number(process.argv[3] ?? 4),
       process.argv[4] === 'pglite' ? 'pglite' : 'postgres',
+      process.argv.includes('together'),
     );
 }
