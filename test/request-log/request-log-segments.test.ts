@@ -5,6 +5,7 @@ import { type Db, fromPGlite, openDatabase } from '../../src/db/database.ts';
 import {
   type RequestLogQuery,
   type RequestLogRow,
+  readOf,
   requestLogRepository,
   SEGMENT_SPAN_MS,
   segmentsOf,
@@ -177,6 +178,36 @@ test('segmentsOf: one per client, a new one after a minute', () => {
     segments.find((s) => s.client_id === 'client-b')?.lines.map((l) => JSON.parse(l)[5]),
     ['req-4'],
   );
+});
+
+test('readOf and segmentsOf: a line comes back as it was kept, whatever its text', () => {
+  // The kept string is its parts joined by NUL (which storableText keeps out of every part): paths
+  // with quotes, backslashes, commas, non-Latin and astral characters, and a created transaction,
+  // come back from its segment unchanged.
+  const paths = ['/a"b\\c', '/x,y]z[', '/été/日本/😀', '/q?size=10&page=2', ''];
+  const rows = paths.map((path, i) =>
+    row(i, T0 + i * 0.25, {
+      path,
+      client_id: `c,${i % 2}"`,
+      latency_ms: i / 3,
+      transaction_id: i % 2 ? 900 + i : null,
+    }),
+  );
+  const segments = segmentsOf(rows.map(readOf));
+  for (const r of rows) {
+    const segment = segments.find(
+      (s) => s.client_id === r.client_id && s.environment === r.environment && s.product === r.product,
+    );
+    assert.ok(segment, r.client_id);
+    assert.equal(segment.account_id, r.account_id);
+    const line = segment.lines.map((l) => JSON.parse(l)).find((l) => l[5] === r.request_id);
+    assert.deepEqual(line, [r.at, r.method, r.path, r.status, r.latency_ms, r.request_id]);
+    const created = segment.createdTransactions.indexOf(r.transaction_id ?? -1);
+    assert.equal(
+      created >= 0 ? segment.creatingRequests[created] : null,
+      r.transaction_id ? r.request_id : null,
+    );
+  }
 });
 
 /** The lines the list should show, sorted here. */
