@@ -6,9 +6,9 @@ import { createRequestLogBuffer } from '../../src/modules/request-log/request-lo
 
 /**
  * The request log's buffer (modules/request-log/request-log-buffer.ts): what the order path pays is
- * an array push. Batches of at most 500 rows, each one write, 200 ms after the first entry or as
- * soon as 500 wait; while writes are slow or failing, entries beyond the bound are dropped and
- * counted, never waited for.
+ * an array push. Batches of at most `batchRows` rows (2,000 by default; 500 here), each one write,
+ * 200 ms after the first entry or as soon as a batch's worth wait; while writes are slow or failing,
+ * entries beyond the bound are dropped and counted, never waited for.
  */
 const entry = (i: number): ApiRequestEntry => ({
   at: i,
@@ -31,6 +31,7 @@ function recordingBuffer(writeMs = 0) {
       writes.push(entries.length);
       if (writeMs > 0) await sleep(writeMs);
     },
+    batchRows: 500,
   });
   return { writes, buffer };
 }

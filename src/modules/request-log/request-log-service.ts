@@ -39,7 +39,7 @@ export interface RequestLogFilter {
 /** A failed request's body or answer as kept: masked, at most this many characters. */
 const MAX_BODY = 4096;
 const REMOVE_BATCH = 5000;
-/** Segments of successful reads (request-log-repository.ts) hold up to a batch (500 lines) each. */
+/** Segments of successful reads (request-log-repository.ts) hold up to a batch (2,000 lines) each. */
 const REMOVE_SEGMENTS = 100;
 const REMOVE_BATCHES_PER_RUN = 20;
 const DAY_MS = 86_400_000;
