@@ -61,6 +61,8 @@ export function createMetrics(deps: {
     answered: number;
   }
   const series = new Map<string, Map<string, Map<number, Series>>>();
+  /** Every series, in the order they were first seen: what /metrics lists. */
+  const allSeries: Series[] = [];
   function seriesOf(method: string, route: string, status: number): Series {
     let byMethod = series.get(route);
     if (!byMethod) {
@@ -82,6 +84,7 @@ export function createMetrics(deps: {
       }
       s = { key: `${hkey},status="${status}"`, histogram, route: `route="${label(route)}"`, answered: 0 };
       byStatus.set(status, s);
+      allSeries.push(s);
     }
     return s;
   }
@@ -134,10 +137,7 @@ export function createMetrics(deps: {
         'counter',
         'Answered requests by method, route pattern and status.',
       );
-      for (const byMethod of series.values())
-        for (const byStatus of byMethod.values())
-          for (const s of byStatus.values())
-            lines.push(`airgift_http_requests_total{${s.key}} ${s.answered}`);
+      for (const s of allSeries) lines.push(`airgift_http_requests_total{${s.key}} ${s.answered}`);
       family(
         'airgift_http_request_duration_seconds',
         'histogram',
