@@ -27,7 +27,8 @@ export interface RequestLogStats {
 }
 
 export function createRequestLogBuffer<T>(o: RequestLogBufferOptions<T>): {
-  add(entry: T): void;
+  /** Keeps an entry for its batch; false: dropped (closed, or the bound reached). */
+  add(entry: T): boolean;
   flush(): Promise<void>;
   close(): Promise<void>;
   stats(): RequestLogStats;
@@ -108,12 +109,13 @@ export function createRequestLogBuffer<T>(o: RequestLogBufferOptions<T>): {
     add(entry: T) {
       if (closed || waiting.length >= maxBuffered) {
         dropped++;
-        return;
+        return false;
       }
       if (waiting.push(entry) === 1) waitingSince = Date.now();
       // a full batch goes at once; else the first entry of a batch sets its deadline
       if (waiting.length >= batchRows) flushIn(0);
       else if (!timer) flushIn(intervalMs);
+      return true;
     },
     flush,
     async close() {

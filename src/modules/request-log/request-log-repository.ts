@@ -59,15 +59,20 @@ export const ownsRow = (r: { status: number }) => r.status >= 400;
  */
 export const CREATOR_WINDOW_MS = { before: 15 * 60_000, after: 5 * 60_000 };
 
-interface Segment {
+export interface Segment {
   account_id: number;
   environment: string;
   product: string;
   client_id: string;
   first_at: number;
   last_at: number;
-  /** its lines, each `[at ms, method, path, status, latency ms, request id]` as JSON */
+  /**
+   * its lines, each `[at ms, method, path, status, latency ms, request id]` as JSON (`lineText`); a
+   * part may hold several lines, comma-separated (request-log-kept-lines.ts cuts them so)
+   */
   lines: string[];
+  /** how many lines its parts hold */
+  count: number;
   /** the transactions its lines created, and at the same position the creating request's id */
   createdTransactions: number[];
   creatingRequests: string[];
@@ -86,7 +91,7 @@ const SEPARATOR = '\0';
  * went to the old generation, collected only by full collections. Strings are not watched.
  */
 export function readOf(r: RequestLogRow): string {
-  const line = JSON.stringify([r.at, r.method, r.path, r.status, r.latency_ms, r.request_id]);
+  const line = lineText(r.at, r.method, r.path, r.status, r.latency_ms, r.request_id);
   // join, not a template: a template of thirteen parts is a rope of a dozen string objects, which
   // the young collections copy (and promote) while the entry waits; join makes one flat string.
   const parts = [
@@ -99,6 +104,41 @@ export function readOf(r: RequestLogRow): string {
     line,
   ];
   return parts.join(SEPARATOR);
+}
+
+/** A line as a segment stores it: `[at ms, method, path, status, latency ms, request id]` as JSON. */
+export function lineText(
+  at: number,
+  method: string,
+  path: string,
+  status: number,
+  latencyMs: number,
+  requestId: string,
+): string {
+  return JSON.stringify([at, method, path, status, latencyMs, requestId]);
+}
+
+/** A segment of one client whose first line came at `at`, with no line yet. */
+export function newSegment(
+  accountId: number,
+  environment: string,
+  product: string,
+  clientId: string,
+  at: number,
+) {
+  const segment: Segment = {
+    account_id: accountId,
+    environment,
+    product,
+    client_id: clientId,
+    first_at: at,
+    last_at: at,
+    lines: [],
+    count: 0,
+    createdTransactions: [],
+    creatingRequests: [],
+  };
+  return segment;
 }
 
 /** The successful lines of a batch (rows, or `readOf` strings), as segments: one per client, a minute at most. */
@@ -121,22 +161,13 @@ export function segmentsOf(reads: Array<RequestLogRow | string>): Segment[] {
     }
     if (!segment) {
       const [account, environment, product, client] = key.split(SEPARATOR);
-      segment = {
-        account_id: Number(account),
-        environment,
-        product,
-        client_id: client,
-        first_at: at,
-        last_at: at,
-        lines: [],
-        createdTransactions: [],
-        creatingRequests: [],
-      };
+      segment = newSegment(Number(account), environment, product, client, at);
       open.set(key, segment);
     }
     segment.first_at = Math.min(segment.first_at, at);
     segment.last_at = Math.max(segment.last_at, at);
     segment.lines.push(line);
+    segment.count++;
     if (afterTransaction > end + 1) {
       segment.createdTransactions.push(Number(kept.slice(end + 1, afterTransaction)));
       segment.creatingRequests.push(kept.slice(afterTransaction + 1, afterRequest));
@@ -222,13 +253,16 @@ export function requestLogRepository(appDb: Kysely<Database>) {
   }
 
   return {
-    /** Writes a batch: rows, and successful requests as rows or as `readOf` strings. */
-    async insert(rows: Array<RequestLogRow | string>): Promise<void> {
-      if (rows.length === 0) return;
+    /**
+     * Writes a batch: rows, successful requests as rows or as `readOf` strings, and segments already
+     * cut (request-log-kept-lines.ts).
+     */
+    async insert(rows: Array<RequestLogRow | string>, cut: Segment[] = []): Promise<void> {
+      if (rows.length === 0 && cut.length === 0) return;
       const own: RequestLogRow[] = [];
       const reads: Array<RequestLogRow | string> = [];
       for (const r of rows) (typeof r !== 'string' && ownsRow(r) ? own : reads).push(r);
-      const segments = segmentsOf(reads);
+      const segments = reads.length > 0 ? [...segmentsOf(reads), ...cut] : cut;
       const ownRows = sql`
         INSERT INTO api_request_log (at, account_id, environment, product, client_id, method, path, status,
                                      latency_ms, request_id, request_body, response_body, transaction_id)
@@ -248,7 +282,7 @@ export function requestLogRepository(appDb: Kysely<Database>) {
       const values = segments.map(
         (s) => sql`(${s.account_id}::bigint, ${s.environment}::text, ${s.product}::text, ${s.client_id}::text,
           to_timestamp(${s.first_at}::float8 / 1000.0), to_timestamp(${s.last_at}::float8 / 1000.0),
-          ${s.lines.length}::integer, ${`[${s.lines.join(',')}]`}::text,
+          ${s.count}::integer, ${`[${s.lines.join(',')}]`}::text,
           ${created(s) ? s.createdTransactions : null}::bigint[], ${created(s) ? s.creatingRequests : null}::text[])`,
       );
       // A log, not a ledger: one batch a second waits for the disk, the others commit without

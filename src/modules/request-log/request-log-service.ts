@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { maskSecretFields, redactUrl, storableText } from '../../lib/log-redaction.ts';
 import { formatDateTime, parseDateTime, timeRange } from '../../lib/time-format.ts';
 import { createRequestLogBuffer } from './request-log-buffer.ts';
+import { createKeptLines } from './request-log-kept-lines.ts';
 import {
   ownsRow,
   type RequestLogRepository,
@@ -43,6 +44,8 @@ const REMOVE_BATCH = 5000;
 const REMOVE_SEGMENTS = 100;
 const REMOVE_BATCHES_PER_RUN = 20;
 const DAY_MS = 86_400_000;
+/** A read's place in the buffer (a small integer: V8 allocates nothing for it). */
+const KEPT_LINE = 0;
 
 function bodyText(value: unknown): string | null {
   if (value === undefined || value === null || value === '') return null;
@@ -103,10 +106,23 @@ export function createRequestLog(deps: {
 }) {
   const { repository, clock, days } = deps;
   const problems: Array<(error: unknown, entries: number) => void> = [];
-  // A success is kept as its line (readOf: masked now, a string); a failure as it came, its bodies
+  // A success that created nothing (a read) is kept as bytes (request-log-kept-lines.ts), and the
+  // buffer holds KEPT_LINE in its place, which counts toward its batches and its bound like any entry:
+  // a batch of n of them takes the first n lines kept, in the order they came. A success that created
+  // a transaction is kept as its line (readOf: masked now, a string); a failure as it came, its bodies
   // masked when written.
-  const buffer = createRequestLogBuffer<ApiRequestEntry | string>({
-    write: (kept) => repository.insert(kept.map((k) => (typeof k === 'string' ? k : rowOf(k)))),
+  const kept = createKeptLines();
+  const buffer = createRequestLogBuffer<ApiRequestEntry | string | typeof KEPT_LINE>({
+    write: (batch) => {
+      const rows: Array<RequestLogRow | string> = [];
+      let lines = 0;
+      for (const k of batch) {
+        if (k === KEPT_LINE) lines++;
+        else rows.push(typeof k === 'string' ? k : rowOf(k));
+      }
+      // taken now, before any wait: the next batch takes the lines after these
+      return repository.insert(rows, kept.take(lines));
+    },
     onError: (error, entries) => {
       for (const listener of problems) listener(error, entries);
     },
@@ -115,7 +131,11 @@ export function createRequestLog(deps: {
   return {
     /** What the request hooks and the fast lane hand entries to (app.ts installs none when the log is off). */
     sink: {
-      add: (entry) => buffer.add(ownsRow(entry) ? entry : readOf(rowOf(entry))),
+      add: (entry) => {
+        if (ownsRow(entry)) buffer.add(entry);
+        else if (entry.transactionId !== undefined) buffer.add(readOf(rowOf(entry)));
+        else if (buffer.add(KEPT_LINE)) kept.add(entry);
+      },
     } satisfies ApiRequestSink,
     flush: () => buffer.flush(),
     close: () => buffer.close(),
