@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type Db, fromPGlite } from '../../src/db/database.ts';
+import { type Db, fromPGlite, openDatabase } from '../../src/db/database.ts';
 import type { ApiRequestEntry } from '../../src/http/api-request-log.ts';
 import { createKeptLines } from '../../src/modules/request-log/request-log-kept-lines.ts';
 import {
@@ -10,7 +10,7 @@ import {
   segmentsOf,
 } from '../../src/modules/request-log/request-log-repository.ts';
 import { createRequestLog, rowOf } from '../../src/modules/request-log/request-log-service.ts';
-import { loadPgliteTemplate } from '../harness/templates.ts';
+import { createPostgresDatabase, loadPgliteTemplate, postgresAvailable } from '../harness/templates.ts';
 
 /**
  * The reads' lines kept outside V8's heap until their batch (modules/request-log/request-log-kept-lines.ts):
@@ -63,6 +63,14 @@ test('a batch cuts from the bytes what segmentsOf cuts from the same lines kept 
   // masked as rowOf masks: the token in the query does not reach the bytes
   kept.add(entry(4));
   assert.match(kept.take(1)[0].lines[0], /token=\[redacted\]/);
+  // as bytes (for PostgreSQL's driver): the same lines, in their JSON array's brackets
+  for (const e of entries.slice(0, 700)) kept.add(e);
+  const asText = segmentsOf(entries.slice(0, 700).map((e) => readOf(rowOf(e))));
+  const asBytes = kept.take(700, true);
+  assert.deepEqual(
+    asBytes.map((s) => ({ ...s, bytes: undefined, lines: [JSON.parse(s.bytes?.toString('utf8') ?? '')] })),
+    asText.map((s) => ({ ...s, bytes: undefined, lines: [s.lines.map((l) => JSON.parse(l))] })),
+  );
 });
 
 let db: Db;
@@ -71,9 +79,11 @@ before(async () => {
 });
 after(() => db?.close());
 
-test('through the log: reads, orders and failures interleaved over several batches are each listed once, as they came', async () => {
-  const repository = requestLogRepository(db.kysely);
-  const log = createRequestLog({ repository, clock: { now: () => new Date(T0 + 3_600_000) }, days: 30 });
+/** Reads, orders and failures interleaved over several batches: each listed once, as it came, its creator found. */
+async function throughTheLog(on: Db, linesAsBytes: boolean) {
+  const repository = requestLogRepository(on.kysely);
+  const clock = { now: () => new Date(T0 + 3_600_000) };
+  const log = createRequestLog({ repository, clock, days: 30, linesAsBytes });
   const entries = Array.from({ length: 4500 }, (_, i) =>
     entry(i, {
       accountId: 7,
@@ -111,5 +121,20 @@ test('through the log: reads, orders and failures interleaved over several batch
       new Date(e.at),
     );
     assert.equal(creator, e.requestId, `the creator of ${e.transactionId}`);
+  }
+}
+
+test('through the log on the embedded database (lines as text): each line listed once, as it came', () =>
+  throughTheLog(db, false));
+
+test('through the log on PostgreSQL (lines as bytes): each line listed once, as it came', async (t) => {
+  if (!(await postgresAvailable())) return t.skip('PostgreSQL not reachable');
+  const database = await createPostgresDatabase();
+  const pgDb = await openDatabase({ url: database.url });
+  try {
+    await throughTheLog(pgDb, true);
+  } finally {
+    await pgDb.close();
+    await database.drop();
   }
 });

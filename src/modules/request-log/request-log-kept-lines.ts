@@ -98,8 +98,11 @@ export function createKeptLines(initialBytes = 1 << 20) {
       waiting++;
     },
 
-    /** The first `n` lines waiting (all, if fewer wait), as segments; their bytes are given back. */
-    take(n: number): Segment[] {
+    /**
+     * The first `n` lines waiting (all, if fewer wait), as segments; their bytes are given back. With
+     * `asBytes`, each segment's lines stay bytes (`Segment.bytes`), for PostgreSQL's driver.
+     */
+    take(n: number, asBytes = false): Segment[] {
       const open = new Map<number, { segment: Segment; ranges: number[]; size: number }>();
       const done: Array<{ segment: Segment; ranges: number[]; size: number }> = [];
       for (let i = 0; i < n && waiting > 0; i++, waiting--) {
@@ -132,16 +135,19 @@ export function createKeptLines(initialBytes = 1 << 20) {
         cut.ranges.push(from, start);
         cut.size += length + 1;
       }
-      // Each segment's lines copied side by side, comma-separated, and decoded once: one string per
-      // segment, none per line.
+      // Each segment's lines copied side by side, comma-separated, in brackets: with `asBytes` the
+      // segment keeps those bytes, else they are decoded once. Either way no string is made per line.
       const segments = [...done, ...open.values()].map(({ segment, ranges, size }) => {
-        const text = Buffer.allocUnsafe(size - 1);
-        let at = 0;
+        const text = Buffer.allocUnsafe(size + 1);
+        text[0] = 0x5b;
+        let at = 1;
         for (let r = 0; r < ranges.length; r += 2) {
           if (r > 0) text[at++] = 0x2c;
           at += bytes.copy(text, at, ranges[r], ranges[r + 1]);
         }
-        segment.lines.push(text.toString('utf8'));
+        text[at] = 0x5d;
+        if (asBytes) segment.bytes = text;
+        else segment.lines.push(text.toString('utf8', 1, at));
         return segment;
       });
       if (waiting === 0) {

@@ -71,6 +71,11 @@ export interface Segment {
    * part may hold several lines, comma-separated (request-log-kept-lines.ts cuts them so)
    */
   lines: string[];
+  /**
+   * or its lines as the UTF-8 bytes of their JSON array, brackets included: the lines kept as bytes,
+   * sent to PostgreSQL as they lie (no string of them is made)
+   */
+  bytes?: Buffer;
   /** how many lines its parts hold */
   count: number;
   /** the transactions its lines created, and at the same position the creating request's id */
@@ -278,11 +283,13 @@ export function requestLogRepository(appDb: Kysely<Database>) {
       }
       // A segment's lines go in as text, parsed by nothing on the way in: a JSON parameter would make
       // PostgreSQL parse every line, which cost the embedded database most of what a row had cost.
+      // Bytes (`s.bytes`) go to PostgreSQL's driver as a binary parameter, which for text is its
+      // UTF-8 as it is.
       const created = (s: Segment) => s.createdTransactions.length > 0;
       const values = segments.map(
         (s) => sql`(${s.account_id}::bigint, ${s.environment}::text, ${s.product}::text, ${s.client_id}::text,
           to_timestamp(${s.first_at}::float8 / 1000.0), to_timestamp(${s.last_at}::float8 / 1000.0),
-          ${s.count}::integer, ${`[${s.lines.join(',')}]`}::text,
+          ${s.count}::integer, ${s.bytes ?? `[${s.lines.join(',')}]`}::text,
           ${created(s) ? s.createdTransactions : null}::bigint[], ${created(s) ? s.creatingRequests : null}::text[])`,
       );
       // A log, not a ledger: one batch a second waits for the disk, the others commit without
