@@ -226,7 +226,7 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
     },
   });
   // every product-API request of each account, written in batches off the request path
-  const requestLog = createApiRequestLog(db.kysely, clock, config.requestLogDays, db.kind);
+  const requestLog = createApiRequestLog(db.kysely, clock, config.requestLogDays);
   // the one background poller: gift card fulfilment steps and top-up completion, on leased rows
   const leases = createLeases(db.kysely, { owner: leaseOwner(), leaseMs: config.workerLeaseSeconds * 1000 });
   const orderPathBusy = () => ledger.ordersInFlight() >= BUSY_ORDERS;

@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { type Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { lazyPackage } from '../lib/lazy-package.ts';
@@ -68,6 +68,11 @@ export async function openDatabase(target: DbTarget, options: DbOptions = {}): P
 }
 
 export function fromPGlite(pglite: PGlite, options: DbOptions = {}): Db {
+  // A text parameter given as bytes goes as a binary parameter, its UTF-8 as it is, as PostgreSQL's
+  // driver sends a Buffer (the request log's segments: modules/request-log/request-log-kept-lines.ts);
+  // PGlite would send its numbers, comma-separated. Anything else is serialized as PGlite does.
+  const text = pglite.serializers[types.TEXT];
+  pglite.serializers[types.TEXT] = (x) => (x instanceof Uint8Array ? (x as unknown as string) : text(x));
   const { kysely, onStall } = openGuardedKysely<Database>(new PGliteDialect({ pglite }), {
     singleConnection: true,
     guard: options.guard ?? guardByDefault(),

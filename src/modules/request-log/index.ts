@@ -13,16 +13,6 @@ export { LoggedRequest, RequestLogPage, RequestLogQuery } from './request-log-sc
 export type { RequestLog, RequestLogFilter } from './request-log-service.ts';
 
 /** The request log over the app's database, keeping rows `days` days (0: off). */
-export function createApiRequestLog(
-  db: Kysely<Database>,
-  clock: Clock,
-  days: number,
-  kind: 'postgres' | 'pglite',
-) {
-  return createRequestLog({
-    repository: requestLogRepository(db),
-    clock,
-    days,
-    linesAsBytes: kind === 'postgres',
-  });
+export function createApiRequestLog(db: Kysely<Database>, clock: Clock, days: number) {
+  return createRequestLog({ repository: requestLogRepository(db), clock, days });
 }

@@ -13,7 +13,8 @@ import { lineText, newSegment, SEGMENT_SPAN_MS, type Segment } from './request-l
  * from the bytes as they lie.
  *
  * A line is the record `[key u32][length u32][at f64][line, UTF-8]`, in the order the requests were
- * answered; `take(n)` cuts the first n into segments (one per key, a minute at most, as `segmentsOf`).
+ * answered; `take(n)` cuts the first n into segments (one per key, a minute at most, as `segmentsOf`),
+ * whose text goes to the database as bytes, a binary text parameter (db/database.ts: both kinds take one).
  *
  * @example
  * const kept = createKeptLines();
@@ -99,10 +100,10 @@ export function createKeptLines(initialBytes = 1 << 20) {
     },
 
     /**
-     * The first `n` lines waiting (all, if fewer wait), as segments; their bytes are given back. With
-     * `asBytes`, each segment's lines stay bytes (`Segment.bytes`), for PostgreSQL's driver.
+     * The first `n` lines waiting (all, if fewer wait), as segments whose lines are bytes
+     * (`Segment.bytes`); the bytes they were cut from are given back.
      */
-    take(n: number, asBytes = false): Segment[] {
+    take(n: number): Segment[] {
       const open = new Map<number, { segment: Segment; ranges: number[]; size: number }>();
       const done: Array<{ segment: Segment; ranges: number[]; size: number }> = [];
       for (let i = 0; i < n && waiting > 0; i++, waiting--) {
@@ -135,8 +136,9 @@ export function createKeptLines(initialBytes = 1 << 20) {
         cut.ranges.push(from, start);
         cut.size += length + 1;
       }
-      // Each segment's lines copied side by side, comma-separated, in brackets: with `asBytes` the
-      // segment keeps those bytes, else they are decoded once. Either way no string is made per line.
+      // Each segment's lines copied side by side, comma-separated, in brackets: the text of the
+      // segment's entries, as bytes. No string is made of them, neither per line nor per segment (a
+      // segment's ~180 KB string went to the old generation whole, and the driver encoded it again).
       const segments = [...done, ...open.values()].map(({ segment, ranges, size }) => {
         const text = Buffer.allocUnsafe(size + 1);
         text[0] = 0x5b;
@@ -146,8 +148,7 @@ export function createKeptLines(initialBytes = 1 << 20) {
           at += bytes.copy(text, at, ranges[r], ranges[r + 1]);
         }
         text[at] = 0x5d;
-        if (asBytes) segment.bytes = text;
-        else segment.lines.push(text.toString('utf8', 1, at));
+        segment.bytes = text;
         return segment;
       });
       if (waiting === 0) {

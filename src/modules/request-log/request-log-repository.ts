@@ -72,8 +72,8 @@ export interface Segment {
    */
   lines: string[];
   /**
-   * or its lines as the UTF-8 bytes of their JSON array, brackets included: the lines kept as bytes,
-   * sent to PostgreSQL as they lie (no string of them is made)
+   * or its lines as the UTF-8 bytes of their JSON array, brackets included (the lines kept as bytes),
+   * sent as they lie: no string of them is made
    */
   bytes?: Buffer;
   /** how many lines its parts hold */
@@ -283,8 +283,8 @@ export function requestLogRepository(appDb: Kysely<Database>) {
       }
       // A segment's lines go in as text, parsed by nothing on the way in: a JSON parameter would make
       // PostgreSQL parse every line, which cost the embedded database most of what a row had cost.
-      // Bytes (`s.bytes`) go to PostgreSQL's driver as a binary parameter, which for text is its
-      // UTF-8 as it is.
+      // Bytes (`s.bytes`) go as a binary parameter, which for text is its UTF-8 as it is (both
+      // drivers send bytes so: db/database.ts).
       const created = (s: Segment) => s.createdTransactions.length > 0;
       const values = segments.map(
         (s) => sql`(${s.account_id}::bigint, ${s.environment}::text, ${s.product}::text, ${s.client_id}::text,

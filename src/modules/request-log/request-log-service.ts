@@ -103,13 +103,8 @@ export function createRequestLog(deps: {
   clock: Clock;
   /** REQUEST_LOG_DAYS: how long rows are kept; 0: nothing is logged */
   days: number;
-  /**
-   * Reads' lines go to the database as bytes (PostgreSQL's driver sends them as they lie). The
-   * embedded database takes text only: it would send bytes as bytea.
-   */
-  linesAsBytes?: boolean;
 }) {
-  const { repository, clock, days, linesAsBytes = false } = deps;
+  const { repository, clock, days } = deps;
   const problems: Array<(error: unknown, entries: number) => void> = [];
   // A success that created nothing (a read) is kept as bytes (request-log-kept-lines.ts), and the
   // buffer holds KEPT_LINE in its place, which counts toward its batches and its bound like any entry:
@@ -126,7 +121,7 @@ export function createRequestLog(deps: {
         else rows.push(typeof k === 'string' ? k : rowOf(k));
       }
       // taken now, before any wait: the next batch takes the lines after these
-      return repository.insert(rows, kept.take(lines, linesAsBytes));
+      return repository.insert(rows, kept.take(lines));
     },
     onError: (error, entries) => {
       for (const listener of problems) listener(error, entries);
