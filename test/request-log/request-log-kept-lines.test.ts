@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
 import { type Db, fromPGlite, openDatabase } from '../../src/db/database.ts';
 import type { ApiRequestEntry } from '../../src/http/api-request-log.ts';
 import { createKeptLines } from '../../src/modules/request-log/request-log-kept-lines.ts';
@@ -21,7 +22,15 @@ import { createPostgresDatabase, loadPgliteTemplate, postgresAvailable } from '.
 const T0 = Date.UTC(2026, 10, 28, 8);
 
 function entry(i: number, over: Partial<ApiRequestEntry> = {}): ApiRequestEntry {
-  const paths = ['/giftcards/products/1840', '/a"b\\c', '/x,y]z[', '/été/日本/😀', '/q?token=abc&page=2', ''];
+  const paths = [
+    '/giftcards/products/1840',
+    '/a"b\\c',
+    '/x,y]z[',
+    '/été/日本/😀',
+    '/q?token=abc&page=2',
+    '',
+    `/${'日本語'.repeat(200)}`,
+  ];
   return {
     // mostly in order, some a moment back; the clients' minutes run over now and then
     at: T0 + i * 97 - (i % 7 === 0 ? 40 : 0) + (i % 5) / 4,
@@ -69,6 +78,34 @@ test('a batch cuts from the bytes what segmentsOf cuts from the same lines kept 
   assert.match(String(kept.take(1)[0].bytes), /token=\[redacted\]/);
 });
 
+test('clients by the thousand: the keys of lines taken are forgotten, and a line never names the wrong one', () => {
+  const kept = createKeptLines();
+  const expect = (entries: ApiRequestEntry[]) => {
+    for (const e of entries) kept.add(e);
+    const want = segmentsOf(entries.map((e) => readOf(rowOf(e))));
+    assert.deepEqual(kept.take(entries.length).map(sent), want.map(sent));
+  };
+  // 1,500 clients' lines taken: past KEYS_KEPT, with nothing waiting, the keys go
+  expect(Array.from({ length: 1500 }, (_, i) => entry(i, { clientId: `client-${i}` })));
+  // then 1,200 clients, some seen before: a batch takes 100 of their lines, and while the others wait
+  // (more than KEYS_KEPT keys known) nothing is forgotten
+  const later = Array.from({ length: 1200 }, (_, i) => entry(i, { clientId: `client-${(i * 7) % 1700}` }));
+  for (const e of later) kept.add(e);
+  const cut = (from: number, to: number) =>
+    segmentsOf(later.slice(from, to).map((e) => readOf(rowOf(e)))).map(sent);
+  assert.deepEqual(kept.take(100).map(sent), cut(0, 100));
+  assert.deepEqual(kept.take(1100).map(sent), cut(100, 1200));
+});
+
+test('a line that cannot be made is neither kept nor given a place; one not admitted is not kept', () => {
+  const kept = createKeptLines();
+  assert.throws(() => kept.add(entry(1, { path: null as unknown as string }), () => assert.fail('admitted')));
+  kept.add(entry(2), () => false);
+  assert.equal(kept.size, 0);
+  kept.add(entry(3));
+  assert.deepEqual(kept.take(5).map(sent), segmentsOf([readOf(rowOf(entry(3)))]).map(sent));
+});
+
 let db: Db;
 before(async () => {
   db = fromPGlite(await loadPgliteTemplate());
@@ -77,7 +114,16 @@ after(() => db?.close());
 
 /** Reads, orders and failures interleaved over several batches: each listed once, as it came, its creator found. */
 async function throughTheLog(on: Db) {
-  const repository = requestLogRepository(on.kysely);
+  const real = requestLogRepository(on.kysely);
+  // the real repository, each batch's size noted: a batch of n places takes n lines, no more
+  const batches: number[] = [];
+  const repository: typeof real = {
+    ...real,
+    insert: (rows, cut = []) => {
+      batches.push(rows.length + cut.reduce((n, s) => n + s.count, 0));
+      return real.insert(rows, cut);
+    },
+  };
   const clock = { now: () => new Date(T0 + 3_600_000) };
   const log = createRequestLog({ repository, clock, days: 30 });
   const entries = Array.from({ length: 4500 }, (_, i) =>
@@ -93,6 +139,14 @@ async function throughTheLog(on: Db) {
   for (const e of entries) log.sink.add(e);
   await log.flush();
   assert.deepEqual(log.stats(), { written: 4500, dropped: 0, buffered: 0 });
+  assert.deepEqual(batches, [2000, 2000, 500]);
+  const { rows: stored } = await sql<{ lines: string }>`SELECT sum(lines) AS lines FROM api_request_reads
+    WHERE account_id = 7`.execute(on.kysely);
+  assert.equal(
+    Number(stored[0].lines),
+    entries.filter((e) => e.status < 400).length,
+    'each segment counts its lines',
+  );
   const rows = await repository.list({ accountId: 7 }, { limit: 5000, offset: 0 });
   assert.equal(rows.length, entries.length);
   const byId = new Map(rows.map((r) => [r.request_id, r]));
@@ -132,4 +186,35 @@ test('through the log on PostgreSQL: each line listed once, as it came', async (
     await pgDb.close();
     await database.drop();
   }
+});
+
+test('a batch whose write fails drops its own lines, and the next batch writes its own', async () => {
+  const real = requestLogRepository(db.kysely);
+  let failures = 1;
+  const repository: typeof real = {
+    ...real,
+    insert: async (rows, cut) => {
+      if (failures-- > 0) throw new Error('the database went away');
+      return real.insert(rows, cut);
+    },
+  };
+  const log = createRequestLog({ repository, clock: { now: () => new Date(T0) }, days: 30 });
+  const told: number[] = [];
+  log.onWriteError((_, n) => told.push(n));
+  // the first batch's 2,000 entries fail, failures among them written before its lines are taken
+  const entries = Array.from({ length: 2600 }, (_, i) =>
+    entry(i, { accountId: 8, ...(i % 13 === 0 ? { status: 500, requestBody: { i } } : {}) }),
+  );
+  for (const e of entries) log.sink.add(e);
+  await log.flush();
+  assert.deepEqual(told, [2000]);
+  assert.deepEqual(log.stats(), { written: 600, dropped: 2000, buffered: 0 });
+  const rows = await real.list({ accountId: 8 }, { limit: 5000, offset: 0 });
+  assert.deepEqual(
+    rows.map((r) => r.request_id).sort(),
+    entries
+      .slice(2000)
+      .map((e) => e.requestId)
+      .sort(),
+  );
 });

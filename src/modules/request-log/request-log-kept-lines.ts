@@ -78,8 +78,12 @@ export function createKeptLines(initialBytes = 1 << 20) {
       return waiting;
     },
 
-    /** Keeps a successful request's line (masked as `rowOf` masks it); its entry is not kept. */
-    add(e: ApiRequestEntry) {
+    /**
+     * Keeps a successful request's line (masked as `rowOf` masks it; its entry is not kept) if
+     * `admitted` says so once the line is made: a line that cannot be made is neither kept nor
+     * admitted, so the buffer never holds a place for a line that is not here.
+     */
+    add(e: ApiRequestEntry, admitted: () => boolean = () => true) {
       const clientId = storableText(e.clientId);
       const line = lineText(
         e.at,
@@ -89,10 +93,12 @@ export function createKeptLines(initialBytes = 1 << 20) {
         Math.round(e.latencyMs * 100) / 100,
         storableText(e.requestId),
       );
+      const key = keyOf(e.accountId, e.environment, e.product, clientId);
+      if (!admitted()) return;
       // UTF-8 takes at most three bytes for each UTF-16 unit
       room(HEADER + line.length * 3);
       const length = bytes.write(line, end + HEADER, 'utf8');
-      bytes.writeUInt32LE(keyOf(e.accountId, e.environment, e.product, clientId), end);
+      bytes.writeUInt32LE(key, end);
       bytes.writeUInt32LE(length, end + 4);
       bytes.writeDoubleLE(e.at, end + 8);
       end += HEADER + length;

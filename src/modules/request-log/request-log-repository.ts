@@ -66,14 +66,11 @@ export interface Segment {
   client_id: string;
   first_at: number;
   last_at: number;
-  /**
-   * its lines, each `[at ms, method, path, status, latency ms, request id]` as JSON (`lineText`); a
-   * part may hold several lines, comma-separated (request-log-kept-lines.ts cuts them so)
-   */
+  /** its lines, each `[at ms, method, path, status, latency ms, request id]` as JSON (`lineText`) */
   lines: string[];
   /**
-   * or its lines as the UTF-8 bytes of their JSON array, brackets included (the lines kept as bytes),
-   * sent as they lie: no string of them is made
+   * or, for the reads' segments that request-log-kept-lines.ts cuts, its lines as the UTF-8 bytes of
+   * their JSON array, brackets included (`lines` empty), sent as they lie
    */
   bytes?: Buffer;
   /** how many lines its parts hold */
@@ -189,8 +186,8 @@ interface TimeRange {
 
 /**
  * The only SQL of the request log. A batch is ONE statement whatever its size: its own rows go in as
- * one JSON parameter (`json_to_recordset`), its segments as a VALUES row each (a batch has one segment
- * per client), with the transactions their lines created as two arrays. The list reads the rows and
+ * one JSON parameter (`json_to_recordset`), its segments as a VALUES row each (a batch has one or two
+ * per client: its reads, and its orders), with the transactions their lines created as two arrays. The list reads the rows and
  * the segments' lines as one table, newest first.
  */
 export function requestLogRepository(appDb: Kysely<Database>) {

@@ -114,14 +114,14 @@ export function createRequestLog(deps: {
   const kept = createKeptLines();
   const buffer = createRequestLogBuffer<ApiRequestEntry | string | typeof KEPT_LINE>({
     write: (batch) => {
-      const rows: Array<RequestLogRow | string> = [];
+      // The batch's lines are taken first, before anything that could throw (a failure's row) and
+      // before any wait: whatever becomes of this batch, the next one takes the lines after these.
       let lines = 0;
-      for (const k of batch) {
-        if (k === KEPT_LINE) lines++;
-        else rows.push(typeof k === 'string' ? k : rowOf(k));
-      }
-      // taken now, before any wait: the next batch takes the lines after these
-      return repository.insert(rows, kept.take(lines));
+      for (const k of batch) if (k === KEPT_LINE) lines++;
+      const segments = kept.take(lines);
+      const rows: Array<RequestLogRow | string> = [];
+      for (const k of batch) if (k !== KEPT_LINE) rows.push(typeof k === 'string' ? k : rowOf(k));
+      return repository.insert(rows, segments);
     },
     onError: (error, entries) => {
       for (const listener of problems) listener(error, entries);
@@ -134,7 +134,7 @@ export function createRequestLog(deps: {
       add: (entry) => {
         if (ownsRow(entry)) buffer.add(entry);
         else if (entry.transactionId !== undefined) buffer.add(readOf(rowOf(entry)));
-        else if (buffer.add(KEPT_LINE)) kept.add(entry);
+        else kept.add(entry, () => buffer.add(KEPT_LINE));
       },
     } satisfies ApiRequestSink,
     flush: () => buffer.flush(),
