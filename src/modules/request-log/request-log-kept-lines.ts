@@ -159,6 +159,8 @@ export function createKeptLines(initialBytes = 1 << 20) {
       });
       if (waiting === 0) {
         start = end = 0;
+        // a burst of long lines (the buffer's bound is in lines, not bytes) grew it: given back
+        if (bytes.length > initialBytes * 8) bytes = Buffer.allocUnsafeSlow(initialBytes);
         if (keys.length > KEYS_KEPT) {
           keysByClient = new Map();
           keys = [];
