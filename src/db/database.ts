@@ -69,8 +69,10 @@ export async function openDatabase(target: DbTarget, options: DbOptions = {}): P
 
 export function fromPGlite(pglite: PGlite, options: DbOptions = {}): Db {
   // A text parameter given as bytes goes as a binary parameter, its UTF-8 as it is, as PostgreSQL's
-  // driver sends a Buffer (the request log's segments: modules/request-log/request-log-kept-lines.ts);
-  // PGlite would send its numbers, comma-separated. Anything else is serialized as PGlite does.
+  // driver sends a Buffer (the request log's segments: modules/request-log/request-log-kept-lines.ts).
+  // PGlite's own serializer would make a string of them (a Buffer's toString), which its protocol
+  // then encodes again: ~180 KB twice a batch in the server's thread. Anything else is serialized as
+  // PGlite does.
   const text = pglite.serializers[types.TEXT];
   pglite.serializers[types.TEXT] = (x) => (x instanceof Uint8Array ? (x as unknown as string) : text(x));
   const { kysely, onStall } = openGuardedKysely<Database>(new PGliteDialect({ pglite }), {
