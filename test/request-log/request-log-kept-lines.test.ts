@@ -61,7 +61,8 @@ test('a batch cuts from the bytes what segmentsOf cuts from the same lines kept 
   let next = 0;
   for (const take of [1, 499, 2000, 500]) {
     // lines keep coming between batches: some before a batch, the rest after it
-    while (kept.size < take + 37 && next + kept.size < entries.length) kept.add(entries[next + kept.size]);
+    while (kept.size < take + 37 && next + kept.size < entries.length)
+      kept.add(rowOf(entries[next + kept.size]));
     const expected = segmentsOf(entries.slice(next, next + take).map((e) => readOf(rowOf(e))));
     const got = kept.take(take);
     assert.deepEqual(got.map(sent), expected.map(sent), `the batch of ${take} after ${next}`);
@@ -74,14 +75,14 @@ test('a batch cuts from the bytes what segmentsOf cuts from the same lines kept 
   assert.equal(kept.size, 0);
   assert.deepEqual(kept.take(10), [], 'nothing waits');
   // masked as rowOf masks: the token in the query does not reach the bytes
-  kept.add(entry(4));
+  kept.add(rowOf(entry(4)));
   assert.match(String(kept.take(1)[0].bytes), /token=\[redacted\]/);
 });
 
 test('clients by the thousand: the keys of lines taken are forgotten, and a line never names the wrong one', () => {
   const kept = createKeptLines();
   const expect = (entries: ApiRequestEntry[]) => {
-    for (const e of entries) kept.add(e);
+    for (const e of entries) kept.add(rowOf(e));
     const want = segmentsOf(entries.map((e) => readOf(rowOf(e))));
     assert.deepEqual(kept.take(entries.length).map(sent), want.map(sent));
   };
@@ -90,7 +91,7 @@ test('clients by the thousand: the keys of lines taken are forgotten, and a line
   // then 1,200 clients, some seen before: a batch takes 100 of their lines, and while the others wait
   // (more than KEYS_KEPT keys known) nothing is forgotten
   const later = Array.from({ length: 1200 }, (_, i) => entry(i, { clientId: `client-${(i * 7) % 1700}` }));
-  for (const e of later) kept.add(e);
+  for (const e of later) kept.add(rowOf(e));
   const cut = (from: number, to: number) =>
     segmentsOf(later.slice(from, to).map((e) => readOf(rowOf(e)))).map(sent);
   assert.deepEqual(kept.take(100).map(sent), cut(0, 100));
@@ -99,10 +100,12 @@ test('clients by the thousand: the keys of lines taken are forgotten, and a line
 
 test('a line that cannot be made is neither kept nor given a place; one not admitted is not kept', () => {
   const kept = createKeptLines();
-  assert.throws(() => kept.add(entry(1, { path: null as unknown as string }), () => assert.fail('admitted')));
-  kept.add(entry(2), () => false);
+  assert.throws(() =>
+    kept.add(rowOf(entry(1, { path: null as unknown as string })), () => assert.fail('admitted')),
+  );
+  kept.add(rowOf(entry(2)), () => false);
   assert.equal(kept.size, 0);
-  kept.add(entry(3));
+  kept.add(rowOf(entry(3)));
   assert.deepEqual(kept.take(5).map(sent), segmentsOf([readOf(rowOf(entry(3)))]).map(sent));
 });
 

@@ -34,8 +34,8 @@ export function createRequestLogBuffer<T>(o: RequestLogBufferOptions<T>): {
   stats(): RequestLogStats;
 } {
   // 2,000, not 500: on the embedded database each batch's statement runs in the server's own thread,
-  // ~0.3–0.5 ms a statement before its ~50 bytes a line; batches of 2,000 cost a kept read there ~5%
-  // less CPU (bench/README.md, "A kept read's own work"). A batch waits intervalMs at most either way.
+  // ~0.3–0.5 ms a statement besides the cost of its lines (~87 bytes each); batches of 2,000 cost a
+  // kept read there ~5% less CPU (bench/README.md, "A kept read's own work"). A batch waits intervalMs at most either way.
   const batchRows = o.batchRows ?? 2000;
   const intervalMs = o.intervalMs ?? 200;
   const maxBuffered = o.maxBuffered ?? 20_000;

@@ -1,6 +1,10 @@
-import type { ApiRequestEntry } from '../../http/api-request-log.ts';
-import { redactUrl, storableText } from '../../lib/log-redaction.ts';
-import { lineText, newSegment, SEGMENT_SPAN_MS, type Segment } from './request-log-repository.ts';
+import {
+  lineText,
+  newSegment,
+  type RequestLogRow,
+  SEGMENT_SPAN_MS,
+  type Segment,
+} from './request-log-repository.ts';
 
 /**
  * The successful requests that created nothing (nearly every line: the reads) from the moment they
@@ -18,7 +22,7 @@ import { lineText, newSegment, SEGMENT_SPAN_MS, type Segment } from './request-l
  *
  * @example
  * const kept = createKeptLines();
- * kept.add(entry);              // the request path: its line encoded into the Buffer
+ * kept.add(rowOf(entry));      // the request path: its masked line encoded into the Buffer
  * const segments = kept.take(2000);   // the batch: its segments, the bytes given back
  */
 const HEADER = 16;
@@ -79,28 +83,20 @@ export function createKeptLines(initialBytes = 1 << 20) {
     },
 
     /**
-     * Keeps a successful request's line (masked as `rowOf` masks it; its entry is not kept) if
-     * `admitted` says so once the line is made: a line that cannot be made is neither kept nor
-     * admitted, so the buffer never holds a place for a line that is not here.
+     * Keeps a successful request's line, from its row as stored (`rowOf`: masked), if `admitted` says
+     * so once the line is made: a line that cannot be made is neither kept nor admitted, so the buffer
+     * never holds a place for a line that is not here.
      */
-    add(e: ApiRequestEntry, admitted: () => boolean = () => true) {
-      const clientId = storableText(e.clientId);
-      const line = lineText(
-        e.at,
-        e.method,
-        storableText(redactUrl(e.path)),
-        e.status,
-        Math.round(e.latencyMs * 100) / 100,
-        storableText(e.requestId),
-      );
-      const key = keyOf(e.accountId, e.environment, e.product, clientId);
+    add(r: RequestLogRow, admitted: () => boolean = () => true) {
+      const line = lineText(r.at, r.method, r.path, r.status, r.latency_ms, r.request_id);
+      const key = keyOf(r.account_id, r.environment, r.product, r.client_id);
       if (!admitted()) return;
       // UTF-8 takes at most three bytes for each UTF-16 unit
       room(HEADER + line.length * 3);
       const length = bytes.write(line, end + HEADER, 'utf8');
       bytes.writeUInt32LE(key, end);
       bytes.writeUInt32LE(length, end + 4);
-      bytes.writeDoubleLE(e.at, end + 8);
+      bytes.writeDoubleLE(r.at, end + 8);
       end += HEADER + length;
       waiting++;
     },

@@ -127,8 +127,8 @@ export function newSegment(
   product: string,
   clientId: string,
   at: number,
-) {
-  const segment: Segment = {
+): Segment {
+  return {
     account_id: accountId,
     environment,
     product,
@@ -140,7 +140,6 @@ export function newSegment(
     createdTransactions: [],
     creatingRequests: [],
   };
-  return segment;
 }
 
 /** The successful lines of a batch (rows, or `readOf` strings), as segments: one per client, a minute at most. */
@@ -186,9 +185,9 @@ interface TimeRange {
 
 /**
  * The only SQL of the request log. A batch is ONE statement whatever its size: its own rows go in as
- * one JSON parameter (`json_to_recordset`), its segments as a VALUES row each (a batch has one or two
- * per client: its reads, and its orders), with the transactions their lines created as two arrays. The list reads the rows and
- * the segments' lines as one table, newest first.
+ * one JSON parameter (`json_to_recordset`), its segments as a VALUES row each (a batch has one or
+ * two per client: its reads, and its orders), with the transactions their lines created as two
+ * arrays. The list reads the rows and the segments' lines as one table, newest first.
  */
 export function requestLogRepository(appDb: Kysely<Database>) {
   const db = withRequestLogTables(appDb);

@@ -128,13 +128,16 @@ export function createRequestLog(deps: {
     },
   });
 
+  /** A read's place in the buffer, asked for once its line is made (one function, not one per read). */
+  const admit = () => buffer.add(KEPT_LINE);
+
   return {
     /** What the request hooks and the fast lane hand entries to (app.ts installs none when the log is off). */
     sink: {
       add: (entry) => {
         if (ownsRow(entry)) buffer.add(entry);
         else if (entry.transactionId !== undefined) buffer.add(readOf(rowOf(entry)));
-        else kept.add(entry, () => buffer.add(KEPT_LINE));
+        else kept.add(rowOf(entry), admit);
       },
     } satisfies ApiRequestSink,
     flush: () => buffer.flush(),
