@@ -44,12 +44,12 @@ describe('the request log and the audit log in a browser', { skip: skipWithoutCh
     await customer.getByLabel('Status').selectOption('failed');
     await customer.getByRole('button', { name: 'Filter' }).click();
     await customer.waitForURL(/status=failed/);
+    // The URL changes first; the page then asks for the filtered list and only replaces the table
+    // once it has it, so until then the unfiltered rows are still there: wait for them to go.
+    const reads = customer.getByRole('row').filter({ hasText: '/giftcards-sandbox/accounts/balance' });
+    await reads.first().waitFor({ state: 'detached' });
     await row.waitFor();
-    assert.equal(
-      await customer.getByRole('row').filter({ hasText: '/giftcards-sandbox/accounts/balance' }).count(),
-      0,
-      'only failed requests',
-    );
+    assert.equal(await reads.count(), 0, 'only failed requests');
     await row.getByText('Body of req-browser-failed').click();
     await row.getByText('"unitPrice":"ten"').waitFor();
     await row.getByText('"senderName":"[redacted]"').waitFor();
@@ -65,6 +65,8 @@ describe('the request log and the audit log in a browser', { skip: skipWithoutCh
     const { operator, findings } = suite;
     await operator.goto(`/console/#/account?id=${suite.server.credentials.accountId}`);
     await operator.getByRole('link', { name: 'API request log of this account' }).click();
+    // the account's page (its Fund and Adjust forms have an Environment too) stays until the log's replaces it
+    await operator.getByRole('form', { name: 'Fund' }).waitFor({ state: 'detached' });
     await operator.getByLabel('Environment').selectOption('sandbox');
     await operator.getByRole('button', { name: 'Show' }).click();
     await operator.getByRole('row').filter({ hasText: 'req-browser-failed' }).waitFor();
