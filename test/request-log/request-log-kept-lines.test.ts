@@ -3,8 +3,9 @@ import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { type Db, fromPGlite, openDatabase } from '../../src/db/database.ts';
 import type { ApiRequestEntry } from '../../src/http/api-request-log.ts';
-import { createKeptLines } from '../../src/modules/request-log/request-log-kept-lines.ts';
+import { createKeptLines, encodePlainLine } from '../../src/modules/request-log/request-log-kept-lines.ts';
 import {
+  lineText,
   readOf,
   requestLogRepository,
   type Segment,
@@ -77,6 +78,39 @@ test('a batch cuts from the bytes what segmentsOf cuts from the same lines kept 
   // masked as rowOf masks: the token in the query does not reach the bytes
   kept.add(rowOf(entry(4)));
   assert.match(String(kept.take(1)[0].bytes), /token=\[redacted\]/);
+});
+
+test('a plain line is written byte for byte as lineText makes it; any other is left to lineText', () => {
+  const b = Buffer.alloc(4096);
+  const same = (e: ApiRequestEntry) => {
+    const r = rowOf(e);
+    const n = encodePlainLine(b, 7, r);
+    const text = lineText(r.at, r.method, r.path, r.status, r.latency_ms, r.request_id);
+    assert.ok(n > 0, `plain: ${text}`);
+    assert.equal(b.toString('utf8', 7, 7 + n), text);
+  };
+  // every latency in hundredths up to 2,000 ms, then spread up to the largest the log could see, and
+  // times from 0 to far ahead: the integers and decimals as JSON writes them
+  for (let h = 0; h <= 200_000; h++) same(entry(h, { latencyMs: h / 100, path: '/p' }));
+  for (let i = 0; i < 20_000; i++) {
+    const latencyMs = Math.random() * 10 ** (1 + (i % 12));
+    const at = Math.random() * 2 ** 52 * (i % 2) + (i % 10);
+    same(entry(i, { at, latencyMs, status: 100 + (i % 500), path: `/giftcards/products/${i}?page=2` }));
+  }
+  same(entry(0, { at: 0, latencyMs: 0, status: 0 }));
+  same(entry(0, { latencyMs: -0 }));
+  // text JSON writes otherwise: escapes, or UTF-8
+  for (const odd of [
+    { path: '/a"b' },
+    { path: '/a\\b' },
+    { path: '/été' },
+    { requestId: 'r\u0001' },
+    { method: 'G\x7f' },
+  ])
+    assert.equal(encodePlainLine(b, 0, rowOf(entry(0, odd))), -1, JSON.stringify(odd));
+  assert.equal(encodePlainLine(b, 0, { ...rowOf(entry(0)), latency_ms: 0.125 }), -1);
+  assert.equal(encodePlainLine(b, 0, { ...rowOf(entry(0)), at: 1.5 }), -1);
+  assert.ok(encodePlainLine(b, 0, rowOf(entry(0))) > 0, 'the same line, plain');
 });
 
 test('clients by the thousand: the keys of lines taken are forgotten, and a line never names the wrong one', () => {

@@ -64,7 +64,8 @@ function bodyText(value: unknown): string | null {
 /** An entry as stored: its URL redacted, its bodies masked (a failure's when written, off the request path). */
 export function rowOf(e: ApiRequestEntry): RequestLogRow {
   return {
-    at: e.at,
+    // whole ms: what the dashboard shows (a Date's precision), and a line's number written cheaply
+    at: Math.floor(e.at),
     account_id: e.accountId,
     environment: e.environment,
     product: e.product,
