@@ -99,7 +99,7 @@ test('a plain line is written byte for byte as lineText makes it; any other is l
   }
   same(entry(0, { at: 0, latencyMs: 0, status: 0 }));
   same(entry(0, { latencyMs: -0 }));
-  // text JSON writes otherwise: escapes, or UTF-8
+  // text JSON writes otherwise (escapes, UTF-8), and DEL, which JSON writes as it is: left to lineText
   for (const odd of [
     { path: '/a"b' },
     { path: '/a\\b' },
@@ -109,6 +109,10 @@ test('a plain line is written byte for byte as lineText makes it; any other is l
   ])
     assert.equal(encodePlainLine(b, 0, rowOf(entry(0, odd))), -1, JSON.stringify(odd));
   assert.equal(encodePlainLine(b, 0, { ...rowOf(entry(0)), latency_ms: 0.125 }), -1);
+  // the largest latency written plain, and one past 2^46 ms, which JavaScript writes shorter than
+  // its two decimals (70368744177664.1): left to lineText
+  same(entry(0, { latencyMs: (1e15 - 1) / 100 }));
+  assert.equal(encodePlainLine(b, 0, { ...rowOf(entry(0)), latency_ms: 2 ** 46 + 0.09375 }), -1);
   assert.equal(encodePlainLine(b, 0, { ...rowOf(entry(0)), at: 1.5 }), -1);
   assert.ok(encodePlainLine(b, 0, rowOf(entry(0))) > 0, 'the same line, plain');
 });
@@ -134,8 +138,15 @@ test('clients by the thousand: the keys of lines taken are forgotten, and a line
 
 test('a line that cannot be made is neither kept nor given a place; one not admitted is not kept', () => {
   const kept = createKeptLines();
+  // rowOf cannot make it, nor can the kept lines from a row that slipped past it
+  assert.throws(() => rowOf(entry(1, { path: null as unknown as string })));
   assert.throws(() =>
-    kept.add(rowOf(entry(1, { path: null as unknown as string })), () => assert.fail('admitted')),
+    kept.add({ ...rowOf(entry(0)), path: null as unknown as string }, () => assert.fail('admitted')),
+  );
+  assert.throws(() =>
+    kept.add({ ...rowOf(entry(0)), latency_ms: Symbol() as unknown as number }, () =>
+      assert.fail('admitted'),
+    ),
   );
   kept.add(rowOf(entry(2)), () => false);
   assert.equal(kept.size, 0);

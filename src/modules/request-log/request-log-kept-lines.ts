@@ -85,7 +85,8 @@ export function createKeptLines(initialBytes = 1 << 20) {
     /**
      * Keeps a successful request's line, from its row as stored (`rowOf`: masked), if `admitted` says
      * so once the line is made: a line that cannot be made is neither kept nor admitted, so the buffer
-     * never holds a place for a line that is not here.
+     * never holds a place for a line that is not here. A plain line's bytes are written past the last
+     * record before `admitted` is asked, so `admitted` must not add or take lines itself.
      */
     add(r: RequestLogRow, admitted: () => boolean = () => true) {
       const key = keyOf(r.account_id, r.environment, r.product, r.client_id);
@@ -174,9 +175,19 @@ export function createKeptLines(initialBytes = 1 << 20) {
   };
 }
 
-/** The bytes a plain line takes beyond its method, path and request id: brackets, commas, quotes, numbers. */
+/**
+ * At most the bytes a plain line takes beyond its method, path and request id: brackets, commas,
+ * quotes and its three numbers at their widest (49 in fact).
+ */
 const PLAIN_MAX = 64;
+/** Whole numbers below this (exclusive) are exact doubles, and their digits are computed exactly. */
 const LARGEST_PLAIN = 2 ** 53;
+/**
+ * Latencies below this many hundredths (10^13 ms; exclusive): below 2^46 doubles lie closer together
+ * than 0.01, so a latency's shortest decimal form is its two decimals. Above it JavaScript may write
+ * a shorter one (2^46 + 0.09375 is written 70368744177664.1), and the line is left to lineText.
+ */
+const LARGEST_HUNDREDTHS = 1e15;
 
 /**
  * Writes the line `lineText` makes of the row, byte for byte, without making it: the row's strings
@@ -191,7 +202,7 @@ export function encodePlainLine(b: Buffer, offset: number, r: RequestLogRow): nu
   const hundredths = Math.round(r.latency_ms * 100);
   if (
     !(r.at >= 0 && r.at < LARGEST_PLAIN && Number.isInteger(r.at)) ||
-    !(hundredths >= 0 && hundredths < LARGEST_PLAIN && hundredths / 100 === r.latency_ms) ||
+    !(hundredths >= 0 && hundredths < LARGEST_HUNDREDTHS && hundredths / 100 === r.latency_ms) ||
     !(r.status >= 0 && r.status < 1000 && Number.isInteger(r.status))
   )
     return -1;
