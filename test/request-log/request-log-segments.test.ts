@@ -178,6 +178,16 @@ test('segmentsOf: one per client, a new one after a minute', () => {
     segments.find((s) => s.client_id === 'client-b')?.lines.map((l) => JSON.parse(l)[5]),
     ['req-4'],
   );
+  // one client (1, 2, 7 and 11 share account, environment and product): a line that comes late, more
+  // than a minute before the segment's last, starts another segment too
+  const late = segmentsOf([row(1, 100_000), row(2, 150_000), row(7, 85_000), row(11, 90_000)]);
+  assert.deepEqual(
+    late.map((s) => [s.lines.map((l) => JSON.parse(l)[5]), s.first_at, s.last_at, s.count]),
+    [
+      [['req-1', 'req-2'], 100_000, 150_000, 2],
+      [['req-7', 'req-11'], 85_000, 90_000, 2],
+    ],
+  );
 });
 
 test('readOf and segmentsOf: a line comes back as it was kept, whatever its text', () => {

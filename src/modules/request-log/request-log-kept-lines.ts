@@ -1,9 +1,10 @@
 import {
+  countLine,
   lineText,
   newSegment,
   type RequestLogRow,
-  SEGMENT_SPAN_MS,
   type Segment,
+  spans,
 } from './request-log-repository.ts';
 
 /**
@@ -123,10 +124,7 @@ export function createKeptLines(initialBytes = 1 << 20) {
         const from = start + HEADER;
         start = from + length;
         let cut = open.get(id);
-        if (
-          cut &&
-          (at - cut.segment.first_at > SEGMENT_SPAN_MS || cut.segment.last_at - at > SEGMENT_SPAN_MS)
-        ) {
+        if (cut && !spans(cut.segment, at)) {
           done.push(cut);
           cut = undefined;
         }
@@ -139,10 +137,7 @@ export function createKeptLines(initialBytes = 1 << 20) {
           };
           open.set(id, cut);
         }
-        const s = cut.segment;
-        if (at < s.first_at) s.first_at = at;
-        if (at > s.last_at) s.last_at = at;
-        s.count++;
+        countLine(cut.segment, at);
         cut.ranges.push(from, start);
         cut.size += length + 1;
       }

@@ -83,10 +83,11 @@ export interface Segment {
 const SEPARATOR = '\0';
 
 /**
- * A successful request as the request log keeps it until its batch is written (`readOf(rowOf(entry))`
- * in request-log-service.ts): one string, made of its segment's key, the transaction it created, its
- * request id and its line as the segment stores it, separated by NUL (which storableText keeps out of
- * every part). A string, not an object: V8 watches how many of the objects an object or array literal
+ * A successful request that created a transaction (an order, a top-up) as the request log keeps it
+ * until its batch is written (`readOf(rowOf(entry))` in request-log-service.ts; a read's line is kept
+ * as bytes, request-log-kept-lines.ts): one string, made of its segment's key, the transaction it
+ * created, its request id and its line as the segment stores it, separated by NUL (which storableText
+ * keeps out of every part). A string, not an object: V8 watches how many of the objects an object or array literal
  * makes outlive a young collection and, when most do, allocates that literal's objects straight into
  * the old generation from then on (pretenuring). Entries kept as objects for their batch's 30–200 ms,
  * and rows all alive while their batch was written, were pretenured so: ~550 B of each kept read
@@ -142,6 +143,18 @@ export function newSegment(
   };
 }
 
+/** Can a line at `at` join the segment, its lines staying within SEGMENT_SPAN_MS of each other? */
+export function spans(s: Segment, at: number): boolean {
+  return at - s.first_at <= SEGMENT_SPAN_MS && s.last_at - at <= SEGMENT_SPAN_MS;
+}
+
+/** Counts a line at `at` into the segment (its text is added by the caller, as a string or as bytes). */
+export function countLine(s: Segment, at: number): void {
+  if (at < s.first_at) s.first_at = at;
+  if (at > s.last_at) s.last_at = at;
+  s.count++;
+}
+
 /** The successful lines of a batch (rows, or `readOf` strings), as segments: one per client, a minute at most. */
 export function segmentsOf(reads: Array<RequestLogRow | string>): Segment[] {
   const open = new Map<string, Segment>();
@@ -156,7 +169,7 @@ export function segmentsOf(reads: Array<RequestLogRow | string>): Segment[] {
     const line = kept.slice(afterRequest + 1);
     const at = Number(line.slice(1, line.indexOf(',')));
     let segment = open.get(key);
-    if (segment && (at - segment.first_at > SEGMENT_SPAN_MS || segment.last_at - at > SEGMENT_SPAN_MS)) {
+    if (segment && !spans(segment, at)) {
       done.push(segment);
       segment = undefined;
     }
@@ -165,10 +178,8 @@ export function segmentsOf(reads: Array<RequestLogRow | string>): Segment[] {
       segment = newSegment(Number(account), environment, product, client, at);
       open.set(key, segment);
     }
-    segment.first_at = Math.min(segment.first_at, at);
-    segment.last_at = Math.max(segment.last_at, at);
+    countLine(segment, at);
     segment.lines.push(line);
-    segment.count++;
     if (afterTransaction > end + 1) {
       segment.createdTransactions.push(Number(kept.slice(end + 1, afterTransaction)));
       segment.creatingRequests.push(kept.slice(afterTransaction + 1, afterRequest));
