@@ -1,6 +1,7 @@
 /**
  * CPU per order of the server process and of its PostgreSQL backends (/proc utime+stime), with
- * orders/s, for gift card orders and top-ups on one account, 64 clients (bench/orders.ts's load).
+ * orders/s, for gift card orders and top-ups on one account, 64 clients (bench/orders.ts's load;
+ * BENCH_CLIENTS sets another number).
  *
  *   tsx bench/cpu-per-order.ts [postgres|pglite] [seconds] [rounds]
  *
@@ -22,6 +23,11 @@ const ALL_KINDS = ['giftcards', 'topups'] as const;
 const KINDS = ALL_KINDS.filter((k) =>
   (process.env.BENCH_KINDS ?? ALL_KINDS.join(',')).split(',').includes(k),
 );
+/**
+ * BENCH_CLIENTS=8: the measured run with that many clients instead of 64 (a moderate load: batches of
+ * about 3 orders, where what each batch costs weighs on every order).
+ */
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 64);
 /**
  * CPU time so far (utime + stime), in µs (0 once it is gone): of a process, all its threads; or, with
  * `thread`, of that one thread only (the process's own id: its main thread).
@@ -90,7 +96,7 @@ export async function turn(
         (o.seconds - 0.3) * 1000,
       );
       const batchesBefore = await batchFigures(server);
-      const res = await orderLoad(server, kind, { seconds: o.seconds, clients: 64, account });
+      const res = await orderLoad(server, kind, { seconds: o.seconds, clients: CLIENTS, account });
       const batchesAfter = await batchFigures(server);
       const orders = res.load.rps * (o.seconds - 1);
       readings[kind] = {
