@@ -38,13 +38,19 @@ export interface OrderDebit {
  * const posted = await debitWithRows(trx, { accountId, environment, amount, ... }, newRows);
  */
 export interface RowWriter<T> {
-  /** An order posted alone (ledger.ts `debitOne`): its rows written after its debit, with its result. */
-  one(trx: Kysely<Database>, rows: T, debit: PostingResult): Promise<void>;
   /**
-   * The further data-modifying CTEs of a batch's debit statement (batch-debits.ts), starting with a
-   * comma, that write the rows of `items`. They read the balances from the statement's `entry` CTE
-   * (`transaction_id`, `product`, `amount` (negative), `balance_after`, one row per order posted) and
-   * must write nothing for an order without one there (a refused batch writes nothing at all).
+   * An order posted alone (ledger.ts `debitOne`): its rows written after its debit, with its result.
+   * Without it, `many` of that one order is written by the debit's own statement (one round trip
+   * instead of one per table); a writer whose rows have checks of their own that must answer with
+   * their own error (top-ups' recent recharge) keeps `one`.
+   */
+  one?(trx: Kysely<Database>, rows: T, debit: PostingResult): Promise<void>;
+  /**
+   * The further data-modifying CTEs of a debit statement (a batch's, batch-debits.ts; or, for a
+   * writer without `one`, an order's alone), starting with a comma, that write the rows of `items`.
+   * They read the balances from the statement's `entry` CTE (`transaction_id`, `product`, `amount`
+   * (negative), `balance_after`, one row per order posted) and must write nothing for an order
+   * without one there (a refused debit writes nothing at all).
    */
   many(items: T[], at: Date): RawBuilder<unknown>;
 }

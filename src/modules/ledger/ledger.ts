@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { executePrepared } from '../../db/prepared.ts';
 import type { Database, Environment } from '../../db/schema.ts';
 import { AppError } from '../../errors/error-codes.ts';
@@ -166,7 +166,8 @@ export function createLedger(
    * day's usage row (daily-order-usage: count and total of today's (UTC) order debits, both products)
    * is raised only within the account's daily limits, the balance only if it stays >= 0, and the entry
    * is written from the balance that update left; then the order's own `rows`. Alone, that is one
-   * statement (`debitOne`) and the writer's `one` after it; in a batch (the group commit's), the
+   * statement (`debitOne`) and the writer's `one` after it, or, for a writer without `one` (gift
+   * cards), one statement with the writer's CTEs of that order; in a batch (the group commit's), the
    * debits of its orders and their rows are ONE statement (batch-debits.ts, the writer's CTEs after
    * the entries, each row taking its balances from its entry). The balance and usage rows stay locked
    * until the caller's transaction ends, so concurrent orders of one account serialise on them; any
@@ -181,6 +182,7 @@ export function createLedger(
     const gathering = createGathering<{ debit: OrderDebit; rows: T; last: boolean }, PostingResult>({
       gathers: inBatch,
       one: async (trx, { debit, rows }) => {
+        if (!writer.one) return debitOne(trx, debit, (at) => writer.many([rows], at));
         const posted = await debitOne(trx, debit);
         await writer.one(trx, rows, posted);
         return posted;
@@ -205,8 +207,15 @@ export function createLedger(
     return (trx, debit, rows, last) => gathering.run(trx, { debit, rows, last });
   }
 
-  /** The debit of one order on its own, in one statement (a batch's: batch-debits.ts). */
-  async function debitOne(trx: Kysely<Database>, o: OrderDebit): Promise<PostingResult> {
+  /**
+   * The debit of one order on its own, in one statement (a batch's: batch-debits.ts); `alsoWrite`: a
+   * row writer's CTEs (`RowWriter.many` of this order), which that statement then runs too.
+   */
+  async function debitOne(
+    trx: Kysely<Database>,
+    o: OrderDebit,
+    alsoWrite?: (at: Date) => RawBuilder<unknown>,
+  ): Promise<PostingResult> {
     const at = clock.now();
     const day = at.toISOString().slice(0, 10);
     const amount = o.amount.toFixed();
@@ -242,8 +251,8 @@ export function createLedger(
         SELECT ${o.accountId}, ${o.environment}, 'ORDER_DEBIT', -${amount}::numeric, debited.balance,
                debited.currency_code, ${o.reason ?? null}, ${o.product}, ${o.transactionId}, ${at}
         FROM debited
-        RETURNING id
-      )
+        RETURNING id, transaction_id, product, amount, balance_after
+      )${alsoWrite ? alsoWrite(at) : sql``}
       SELECT EXISTS (SELECT 1 FROM usage) AS "usageOk", debited.balance::text AS balance,
              debited.currency_code AS "currencyCode", entry.id AS "entryId"
       FROM (SELECT 1) AS one LEFT JOIN debited ON true LEFT JOIN entry ON true`,

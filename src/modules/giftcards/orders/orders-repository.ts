@@ -103,7 +103,7 @@ export interface NewOrderRows {
 
 /**
  * The row as `newOrderRows` stores it: the balances of its debit, the columns left to their defaults,
- * set on the order's own `item.row` (written already, or about to be by `one`), which it returns.
+ * set on the order's own `item.row` (written already by its debit's statement), which it returns.
  * In place because copying this 31-column row and adding columns to the copy costs ~10 µs per order
  * in V8 (a literal spreading it among further properties, or a spread copy given more properties
  * afterwards: both measured), against ~0.5 µs for the same properties added to the row itself.
@@ -120,8 +120,8 @@ export function storedOrderRow(item: NewOrderRows, debit: PostingResult): Transa
 
 /**
  * Gift card orders' row writer (`ledger.registerRowWriter`): new transactions with their sealed cards
- * (position 1..n), each with the balances its ledger entry left; an order alone right after its
- * debit, a batch's orders in the debits' own statement.
+ * (position 1..n), each with the balances its ledger entry left, written by their debit's own
+ * statement: a batch's orders by the batch's, an order alone by its own (it has no `one`).
  *
  * Rows and cards go in as two JSON parameters read into the tables' row types
  * (`json_populate_recordset`), so the statement's text is the same for every batch (no VALUES list
@@ -130,16 +130,7 @@ export function storedOrderRow(item: NewOrderRows, debit: PostingResult): Transa
  * as `trim_scale` leaves them, the text `Decimal.toFixed` gives), see `storedOrderRow`.
  */
 export const ordersRowWriter: RowWriter<NewOrderRows> = {
-  async one(trx, item, debit) {
-    const { lease_until, leased_by, ...row } = storedOrderRow(item, debit);
-    await trx.insertInto('giftcard_transactions').values(row).execute();
-    if (item.cards.length > 0) {
-      await trx
-        .insertInto('giftcard_cards')
-        .values(item.cards.map((c, i) => ({ transaction_id: row.id, position: i + 1, ...c })))
-        .execute();
-    }
-  },
+  // no `one`: an order alone is written by its debit's statement too, with these CTEs of that one order
   many(items, at) {
     const rows = items.map((i) => i.row);
     const cards = items.flatMap(({ row, cards }) =>
