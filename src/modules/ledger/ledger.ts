@@ -251,6 +251,7 @@ export function createLedger(
         SELECT ${o.accountId}, ${o.environment}, 'ORDER_DEBIT', -${amount}::numeric, debited.balance,
                debited.currency_code, ${o.reason ?? null}, ${o.product}, ${o.transactionId}, ${at}
         FROM debited
+        -- beyond its id, what a row writer's CTEs read of the entry (RowWriter.many in ledger-types.ts)
         RETURNING id, transaction_id, product, amount, balance_after
       )${alsoWrite ? alsoWrite(at) : sql``}
       SELECT EXISTS (SELECT 1 FROM usage) AS "usageOk", debited.balance::text AS balance,
