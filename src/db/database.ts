@@ -171,6 +171,8 @@ function openPostgres(url: string, poolSize: number, prepared: boolean, options:
   // too (besides failing its query), which would end the process: each client gets a listener of
   // its own, and the pool drops the broken client when it is released.
   const guarded = new WeakSet<pg.PoolClient>();
+  // the clients that are not back in the pool: their statements may still be running at `close()`
+  const checkedOut = new Set<pg.PoolClient>();
   const connections = {
     async connect() {
       let client: pg.PoolClient;
@@ -186,6 +188,13 @@ function openPostgres(url: string, poolSize: number, prepared: boolean, options:
         // DATABASE_PREPARED_STATEMENTS=false behind a pooler that cannot keep them
         if (prepared) namePreparedStatements(client);
       }
+      // pg-pool gives each checkout a release of its own: checked out until it is called
+      checkedOut.add(client);
+      const release = client.release;
+      client.release = (error?: Error | boolean) => {
+        checkedOut.delete(client);
+        return release.call(client, error);
+      };
       return client;
     },
     end: () => pool.end(),
@@ -220,7 +229,35 @@ function openPostgres(url: string, poolSize: number, prepared: boolean, options:
     },
     async close() {
       await Promise.all(listening.map((l) => l.close()));
+      await endBackendsOf(checkedOut);
       await kysely.destroy();
     },
   };
+
+  /**
+   * A close while connections are still checked out (a shutdown that cut requests in flight) ends
+   * their backends first. Their transactions must roll back: a COMMIT already sent behind a statement
+   * that waits for a row lock (the group commit's commit behind) would otherwise run once that
+   * statement is done, after this process has gone and its caller was told nothing. A transaction
+   * that has committed by then stays committed (its outcome was unknown to its caller either way).
+   */
+  async function endBackendsOf(clients: Set<pg.PoolClient>) {
+    const pids = [...clients]
+      .map((c) => (c as unknown as { processID: number | null }).processID)
+      .filter((pid) => pid !== null);
+    if (pids.length === 0) return;
+    const control = new pg.Client({
+      connectionString: withDefaultUser(url),
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      application_name: 'airgift shutdown',
+    });
+    try {
+      await control.connect();
+      await control.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [pids]);
+    } catch {
+      // the database is down or refuses: its backends end with it, or on their own
+    } finally {
+      await control.end().catch(() => undefined);
+    }
+  }
 }

@@ -17,7 +17,8 @@ export interface Listening {
   port: number;
   /**
    * Stops accepting connections, lets the requests in flight finish for at most `graceMs` (their
-   * answers say `Connection: close`), then closes every connection left and the app.
+   * answers say `Connection: close`), then closes every connection left and the app; rejects when,
+   * with a grace, requests still in flight had to be cut.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -162,9 +163,12 @@ async function serveOn(
         });
         clearTimeout(timer);
       }
+      const cut = graceMs > 0 ? inFlight : 0;
       for (const s of sockets) s.destroy();
       await allClosed;
       await app.close();
+      // a drain that had to cut requests is not a clean one (shutdown.ts exits 1)
+      if (cut > 0) throw new Error(`${cut} requests still in flight after the grace were cut`);
     },
   };
 }

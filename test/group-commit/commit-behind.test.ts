@@ -10,9 +10,10 @@ import { createPostgresDatabase } from '../harness/templates.ts';
 import { until } from '../harness/until.ts';
 
 // The COMMIT pipelined behind a batch's last statement (modules/group-commit/batcher.ts, PostgreSQL):
-// batches of gift card orders commit that way; a batch that does not fit rolls back whole, the day's
-// usage row included (the refusal is raised inside the statement); and a batch whose COMMIT was sent
-// is never run again, even when the COMMIT's answer is lost: its orders would be debited twice.
+// batches of gift card orders commit that way, and so does a gift card order alone; a batch or an
+// order alone that does not fit rolls back whole, the day's usage row included (the refusal is raised
+// inside the statement), and the order alone still gets its own error; and a batch or an order whose
+// COMMIT was sent is never run again, even when the COMMIT's answer is lost: it would be debited twice.
 const available = await postgresForTests();
 const ORDER = { productId: 11, quantity: 1, unitPrice: 10, senderName: 'Ada' }; // 10.40 USD each
 // one server on PostgreSQL for the gift card and top-up suites below
@@ -57,6 +58,42 @@ describe('the COMMIT behind the last statement, through the server (PostgreSQL)'
       assert.equal(a.body.errorCode, 'INSUFFICIENT_BALANCE', a.text);
     }
     assert.deepEqual(await usage(client.account.accountId), { count: 3, amount: '31.20' });
+    assert.deepEqual(await server.admin.audit(), []);
+  });
+
+  test('an order alone commits behind its debit; refused alone, it keeps nothing and gets its own error', async () => {
+    const { ledger } = server.runtime.services;
+    const client = await server.caller('giftcards', 'sandbox', { fund: '20.80' });
+    const id = client.account.accountId;
+    // one order at a time: each alone, its COMMIT behind the statement that debits it and writes its rows
+    const before = ledger.batchStats();
+    const first = await client.post('/orders', { ...ORDER, customIdentifier: 'alone-1' });
+    assert.equal(first.status, 200, first.text);
+    assert.equal(ledger.batchStats().commitsBehind, before.commitsBehind + 1);
+    assert.equal(ledger.batchStats().batches, before.batches + 1);
+    // a used customIdentifier: the statement's unique violation, its COMMIT rolled back
+    const again = await client.post('/orders', { ...ORDER, customIdentifier: 'alone-1' });
+    assert.equal(again.body.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED', again.text);
+    assert.equal((await client.post('/orders', ORDER)).status, 200);
+    // the balance is 0: refused for it, with the balance named
+    const poor = await client.post('/orders', ORDER);
+    assert.equal(poor.status, 403, poor.text);
+    assert.equal(
+      poor.body.message,
+      'The account balance (0 USD) is too low for this operation, which costs 10.4 USD.',
+    );
+    assert.deepEqual(await usage(id), { count: 2, amount: '20.80' }, "the refused orders' usage was kept");
+
+    // the day's count, then the day's amount: each refusal by its own limit, none of it kept
+    await server.admin.fund(id, '100.00');
+    await server.admin.ok('PATCH', `/accounts/${id}`, { dailyCountLimit: 2 });
+    const counted = await client.post('/orders', ORDER);
+    assert.equal(counted.body.errorCode, 'MAX_DAILY_TRANSACTION_COUNT_REACHED', counted.text);
+    await server.admin.ok('PATCH', `/accounts/${id}`, { dailyCountLimit: null, dailyAmountLimit: '25' });
+    const capped = await client.post('/orders', ORDER);
+    assert.equal(capped.body.errorCode, 'MAX_DAILY_TRANSACTION_AMOUNT_REACHED', capped.text);
+    assert.deepEqual(await usage(id), { count: 2, amount: '20.80' });
+    assert.equal(ledger.batchStats().fallbacks, before.fallbacks, 'an order alone was run again');
     assert.deepEqual(await server.admin.audit(), []);
   });
 });
@@ -215,8 +252,10 @@ describe('a batch whose COMMIT answer is lost is never run again (PostgreSQL)', 
         gathers: commits.inBatch,
         one: async (trx, job) =>
           (
-            await sql<{ id: number }>`INSERT INTO commit_probe (job) VALUES (${job}) RETURNING id`.execute(
+            await commits.runLast(
               trx,
+              sql<{ id: number }>`INSERT INTO commit_probe (job) VALUES (${job}) RETURNING id`,
+              1,
             )
           ).rows[0].id,
         many: async (trx, jobs) =>
@@ -252,6 +291,20 @@ describe('a batch whose COMMIT answer is lost is never run again (PostgreSQL)', 
         rows.rows.map((r) => r.job),
         [11, 12, 13, 14, 15],
       );
+      if (!commitBehind) return;
+      // an order alone: its COMMIT behind its one statement too, and never run again either
+      proxy.loseAnswersAfter('COMMIT');
+      const lone = await run(21).then(
+        () => assert.fail('an order alone whose commit was not answered was told it succeeded'),
+        (error: { code?: string }) => error,
+      );
+      assert.equal(lone.code, '08007', String(lone));
+      assert.equal(commits.stats().commitsBehind, 3);
+      assert.equal(commits.stats().fallbacks, 0);
+      const alone = await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM commit_probe WHERE job = 21`.execute(db.kysely);
+      assert.equal(alone.rows[0].n, 1, 'the order alone was not committed once');
     });
   }
 });

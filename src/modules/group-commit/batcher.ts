@@ -113,21 +113,46 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
   // orders handed to `run` and not yet answered: what the outbox's delivery yields to (worker/)
   let inFlightOrders = 0;
 
+  /**
+   * An order alone (the only one waiting, or one of a batch that fell back). With `commitBehind` it
+   * runs the way a batch does (`inTransaction`), so its last statement too may carry the COMMIT behind
+   * it; its own error is its answer, never a re-run. Else in a transaction of Kysely's.
+   */
   async function alone(job: Job) {
-    try {
-      job.resolve(await db.transaction().execute(job.work));
-    } catch (error) {
-      job.reject(error);
+    if (!options.commitBehind) {
+      try {
+        job.resolve(await db.transaction().execute(job.work));
+      } catch (error) {
+        job.reject(error);
+      }
+      return;
+    }
+    const { settled, outcome } = await inTransaction([job]);
+    const s = settled[0];
+    if (outcome === 'committed' && s) {
+      if (s.status === 'fulfilled') job.resolve(s.value);
+      else job.reject(s.reason);
+    } else if (outcome instanceof Error) {
+      // the COMMIT's outcome unknown (CommitOutcomeUnknown), or BEGIN or the connection failed
+      job.reject(outcome);
+    } else {
+      // rolled back: its work's own error (a refusal raised by its last statement included)
+      job.reject(s?.status === 'rejected' ? s.reason : new Error('the order was rolled back'));
     }
   }
 
   /**
-   * A batch of two or more orders, on a connection whose BEGIN and COMMIT it sends itself, so that the
-   * COMMIT may already be on the wire (`runLast`). All at once: the connection runs their statements
+   * The orders' work on one connection whose BEGIN and COMMIT are sent here, so that the COMMIT may
+   * already be on the wire (`runLast`). For a batch, all at once: the connection runs their statements
    * one after the other, each as soon as the previous answered, with no wait for the event loop to
-   * come back to each order's code in between. Never runs an order again once a COMMIT was sent.
+   * come back to each order's code in between. A COMMIT, once sent, decides the outcome: committed,
+   * or unknown; `rolled back` means nothing was committed. A failure before any COMMIT was sent (BEGIN
+   * or the connection) is that failure, with nothing committed.
    */
-  async function together(batch: Job[]) {
+  async function inTransaction(batch: Job[]): Promise<{
+    settled: PromiseSettledResult<unknown>[];
+    outcome: 'committed' | 'rolled back' | CommitOutcomeUnknown | Error;
+  }> {
     let settled: PromiseSettledResult<unknown>[] = [];
     let outcome: 'committed' | 'rolled back' | CommitOutcomeUnknown | undefined;
     let commitSent = false;
@@ -155,8 +180,17 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     } catch (error) {
       // Before a COMMIT was sent (BEGIN or the connection failed) nothing was committed; after it,
       // whatever failed (giving the connection back) does not undo what is known of the commit.
-      outcome ??= commitSent ? new CommitOutcomeUnknown(error) : 'rolled back';
+      if (outcome === undefined) {
+        if (commitSent) outcome = new CommitOutcomeUnknown(error);
+        else return { settled, outcome: settled.length > 0 ? 'rolled back' : (error as Error) };
+      }
     }
+    return { settled, outcome: outcome ?? 'rolled back' };
+  }
+
+  /** A batch of two or more orders (`inTransaction`); never runs an order again once a COMMIT was sent. */
+  async function together(batch: Job[]) {
+    const { settled, outcome } = await inTransaction(batch);
     if (outcome instanceof CommitOutcomeUnknown) {
       for (const job of batch) job.reject(outcome);
     } else if (outcome === 'committed') {
@@ -169,6 +203,11 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
       stats.fallbacks++;
       for (const job of batch) await alone(job);
     }
+  }
+
+  function commitsBehind(trx: Kysely<Database>, calls: number): boolean {
+    const state = open.get(trx);
+    return options.commitBehind === true && state !== undefined && !state.commit && calls === state.size;
   }
 
   interface Lane {
@@ -264,7 +303,25 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     /** Orders waiting or running now, in every lane. */
     ordersInFlight: (): number => inFlightOrders,
     /** True on the transaction of a batch of two or more orders (for `createGathering`). */
-    inBatch: (trx: Kysely<Database>): boolean => open.has(trx),
+    inBatch: (trx: Kysely<Database>): boolean => (open.get(trx)?.size ?? 0) > 1,
+
+    /**
+     * Whether `runLast` would send the COMMIT behind a statement of `calls` orders on `trx` (a batch
+     * of that many, or an order alone, with `commitBehind`): a statement that may refuse must then
+     * raise its refusal instead of answering it.
+     */
+    commitsBehind,
+
+    /**
+     * After a statement sent by `runLast` failed: how its COMMIT ended (`rolled back`, or the outcome
+     * unknown). Once rolled back, the connection is outside any transaction: an order may read there
+     * why it was refused (nothing it reads can be written by the transaction that was rolled back).
+     */
+    async commitOutcome(trx: Kysely<Database>): Promise<'rolled back' | 'committed' | CommitOutcomeUnknown> {
+      const commit = open.get(trx)?.commit;
+      if (!commit) throw new Error('no COMMIT was sent behind a statement on this transaction');
+      return commit;
+    },
 
     /**
      * Runs `query` prepared (db/prepared.ts) on `trx`. When it is the last statement of every order of
@@ -274,9 +331,7 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
      */
     runLast<R>(trx: Kysely<Database>, query: RawBuilder<R>, calls: number): Promise<QueryResult<R>> {
       const state = open.get(trx);
-      if (!options.commitBehind || !state || state.commit || calls !== state.size) {
-        return executePrepared(trx, query);
-      }
+      if (!state || !commitsBehind(trx, calls)) return executePrepared(trx, query);
       const compiled = query.compile(trx);
       registerPrepared(compiled.sql);
       stats.commitsBehind++;

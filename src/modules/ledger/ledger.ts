@@ -12,7 +12,7 @@ import {
   type GroupCommit,
 } from '../group-commit/index.ts';
 import { type BalanceCache, type CachedBalance, createBalanceCache } from './balance-cache.ts';
-import { canShareDebit, postDebits } from './batch-debits.ts';
+import { BATCH_REFUSED, canShareDebit, postDebits } from './batch-debits.ts';
 import { entriesOf } from './ledger-entries.ts';
 import type {
   BalanceView,
@@ -56,6 +56,11 @@ async function refusedPosting(
     `The account balance (${dec(found.balance).toFixed()} ${currency}) is too low for this operation, which costs ${needed.abs().toFixed()} ${currency}.`,
   );
 }
+
+/** What a lone debit's statement raises (with the COMMIT behind it) when the day's usage refused it. */
+const LONE_LIMIT_REFUSED = "the order's debit did not fit a daily limit";
+/** ... and when the balance did (too low, or no balance there). */
+const LONE_BALANCE_REFUSED = "the order's debit did not fit the balance";
 
 /** An order or top-up whose ledger entries do not match it (`orderMismatches`). */
 export interface OrderMismatch {
@@ -181,8 +186,8 @@ export function createLedger(
   ): (trx: Kysely<Database>, o: OrderDebit, rows: T, last: boolean) => Promise<PostingResult> {
     const gathering = createGathering<{ debit: OrderDebit; rows: T; last: boolean }, PostingResult>({
       gathers: inBatch,
-      one: async (trx, { debit, rows }) => {
-        if (!writer.one) return debitOne(trx, debit, (at) => writer.many([rows], at));
+      one: async (trx, { debit, rows, last }) => {
+        if (!writer.one) return debitOne(trx, debit, (at) => writer.many([rows], at), last);
         const posted = await debitOne(trx, debit);
         await writer.one(trx, rows, posted);
         return posted;
@@ -209,26 +214,35 @@ export function createLedger(
 
   /**
    * The debit of one order on its own, in one statement (a batch's: batch-debits.ts); `alsoWrite`: a
-   * row writer's CTEs (`RowWriter.many` of this order), which that statement then runs too.
+   * row writer's CTEs (`RowWriter.many` of this order), which that statement then runs too. `last`:
+   * the order makes no statement after it, so its COMMIT may go right behind it (group-commit's
+   * `runLast`, PostgreSQL). The statement then raises its refusal (`refuse_batch()`, migration 0029)
+   * instead of answering it, so that the COMMIT rolls back, the day's usage row included, and the
+   * refusal's exact error is read once that COMMIT has answered, outside the transaction.
    */
   async function debitOne(
     trx: Kysely<Database>,
     o: OrderDebit,
     alsoWrite?: (at: Date) => RawBuilder<unknown>,
+    last = false,
   ): Promise<PostingResult> {
     const at = clock.now();
     const day = at.toISOString().slice(0, 10);
     const amount = o.amount.toFixed();
     const countLimit = o.limits?.count ?? null;
     const amountLimit = o.limits?.amount?.toFixed() ?? null;
-    const { rows } = await executePrepared(
-      trx,
-      sql<{
-        usageOk: boolean;
-        balance: string | null;
-        currencyCode: string | null;
-        entryId: number | null;
-      }>`
+    const behind = last && groupCommit.commitsBehind(trx, 1);
+    // with the COMMIT behind it, a refusal raises (naming which: the day's usage, or the balance)
+    const answer = behind
+      ? sql`CASE WHEN NOT EXISTS (SELECT 1 FROM usage) THEN refuse_batch(${LONE_LIMIT_REFUSED})
+                 WHEN entry.id IS NULL THEN refuse_batch(${LONE_BALANCE_REFUSED}) ELSE true END`
+      : sql`EXISTS (SELECT 1 FROM usage)`;
+    const query = sql<{
+      usageOk: boolean;
+      balance: string | null;
+      currencyCode: string | null;
+      entryId: number | null;
+    }>`
       WITH usage AS (
         INSERT INTO daily_order_usage AS u (account_id, environment, day, order_count, order_amount)
         SELECT ${o.accountId}::bigint, ${o.environment}::text, ${day}::date, 1, ${amount}::numeric
@@ -254,10 +268,26 @@ export function createLedger(
         -- beyond its id, what a row writer's CTEs read of the entry (RowWriter.many in ledger-types.ts)
         RETURNING id, transaction_id, product, amount, balance_after
       )${alsoWrite ? alsoWrite(at) : sql``}
-      SELECT EXISTS (SELECT 1 FROM usage) AS "usageOk", debited.balance::text AS balance,
+      SELECT ${answer} AS "usageOk", debited.balance::text AS balance,
              debited.currency_code AS "currencyCode", entry.id AS "entryId"
-      FROM (SELECT 1) AS one LEFT JOIN debited ON true LEFT JOIN entry ON true`,
-    );
+      FROM (SELECT 1) AS one LEFT JOIN debited ON true LEFT JOIN entry ON true`;
+    let rows: Array<{
+      usageOk: boolean;
+      balance: string | null;
+      currencyCode: string | null;
+      entryId: number | null;
+    }>;
+    try {
+      ({ rows } = behind ? await groupCommit.runLast(trx, query, 1) : await executePrepared(trx, query));
+    } catch (error) {
+      const refused = (error as { code?: string; message?: string })?.code === BATCH_REFUSED;
+      if (!behind || !refused) throw error;
+      // the COMMIT behind the statement rolled the transaction back (or its outcome is unknown)
+      const outcome = await groupCommit.commitOutcome(trx);
+      if (outcome !== 'rolled back') throw outcome;
+      if ((error as Error).message === LONE_LIMIT_REFUSED) throw await limitReached(trx, o, day);
+      throw await refusedPosting(trx, o, o.amount);
+    }
     const row = rows[0];
     if (!row?.usageOk) throw await limitReached(trx, o, day);
     if (row.balance === null || row.currencyCode === null || row.entryId === null) {
