@@ -93,7 +93,8 @@ describe('the COMMIT behind the last statement, through the server (PostgreSQL)'
     const capped = await client.post('/orders', ORDER);
     assert.equal(capped.body.errorCode, 'MAX_DAILY_TRANSACTION_AMOUNT_REACHED', capped.text);
     assert.deepEqual(await usage(id), { count: 2, amount: '20.80' });
-    assert.equal(ledger.batchStats().fallbacks, before.fallbacks, 'an order alone was run again');
+    // each refused in its statement (nothing committed), then run again to be answered its exact error
+    assert.equal(ledger.batchStats().fallbacks, before.fallbacks + 3);
     assert.deepEqual(await server.admin.audit(), []);
   });
 });
@@ -103,6 +104,24 @@ describe('top-ups: the COMMIT behind their rows (PostgreSQL)', {
 }, () => {
   const topup = (c: Awaited<ReturnType<TestServer['caller']>>, number: string) =>
     c.post('/topups', { operatorId: 1001, amount: 10, recipientPhone: { countryCode: 'NG', number } });
+
+  test('a top-up alone commits behind its debit, which writes its row', async () => {
+    const { ledger } = server.runtime.services;
+    const c = await server.caller('topups', 'sandbox', { fund: 100 });
+    const before = ledger.batchStats();
+    const answer = await topup(c, '08036000000');
+    assert.equal(answer.status, 200, answer.text);
+    const after = ledger.batchStats();
+    assert.equal(after.commitsBehind, before.commitsBehind + 1);
+    assert.equal(after.batches, before.batches + 1);
+    const read = await c.get(`/topups/reports/transactions/${answer.body.transactionId}`);
+    assert.equal(read.status, 200, read.text);
+    // its row was written with the balances its debit left, by the same statement
+    assert.deepEqual(read.body.balanceInfo, answer.body.balanceInfo);
+    assert.equal(read.body.balanceInfo.oldBalance, 100);
+    assert.equal(read.body.balanceInfo.newBalance, Number((100 - answer.body.balanceInfo.cost).toFixed(2)));
+    assert.deepEqual(await server.admin.audit(), []);
+  });
 
   test('a burst of top-ups to numbers of their own commits behind their rows', async () => {
     const before = server.runtime.services.ledger.batchStats();
@@ -114,118 +133,135 @@ describe('top-ups: the COMMIT behind their rows (PostgreSQL)', {
     assert.deepEqual(await server.admin.audit(), []);
   });
 
-  test('a number another server tops up while a batch waits for the lock: the batch is refused, its top-ups run alone, the number is topped up once', async () => {
-    const c = await server.caller('topups', 'sandbox', { fund: 1000 });
-    const first = await topup(c, '08038000000'); // the other server's top-up copies its row; it warms the caches
-    assert.equal(first.status, 200, first.text);
-    const { accountId, clientId } = c.account;
-    const principal = { accountId, environment: 'sandbox' as const, clientId, scopes: ['developer'] };
-    const body = (number: string) => ({
-      operatorId: 1001,
-      amount: 10,
-      recipientPhone: { countryCode: 'NG', number },
-    });
-    // The other server's top-up to 08038000001, as its order path writes one: its debit takes the
-    // balance row's lock, then its row and entry; it commits once our batch's debit waits for it.
-    let locked!: (pid: number) => void;
-    const lockTaken = new Promise<number>((resolve) => {
-      locked = resolve;
-    });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const other = server.db.kysely.connection().execute(async (conn) => {
-      await sql`BEGIN`.execute(conn);
-      const [{ pid }] = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(conn)).rows;
-      const [model] = (
-        await sql<{
-          cost: string;
-        }>`SELECT cost::text FROM topup_transactions WHERE id = ${first.body.transactionId}`.execute(conn)
-      ).rows;
-      const [debited] = (
-        await sql<{ old: string; new: string; currency: string }>`
+  // a batch of four, whose refused statement sends its top-ups alone; and a top-up alone, whose refused
+  // statement sends it once more the way that answers the refusal (the writer's `one`)
+  const variants = [
+    {
+      what: 'a batch waits for the lock: the batch is refused, its top-ups run alone',
+      numbers: ['08038000002', '08038000003', '08038000001', '08038000004'],
+      answers: ['SUCCESSFUL', 'SUCCESSFUL', 'PHONE_RECENTLY_RECHARGED', 'SUCCESSFUL'],
+    },
+    {
+      what: 'a top-up alone waits for the lock: its statement is refused, it runs again and is answered',
+      numbers: ['08038000001'],
+      answers: ['PHONE_RECENTLY_RECHARGED'],
+    },
+  ];
+  for (const variant of variants)
+    test(`a number another server tops up while ${variant.what}, the number is topped up once`, async () => {
+      const c = await server.caller('topups', 'sandbox', { fund: 1000 });
+      const first = await topup(c, '08038000000'); // the other server's top-up copies its row; it warms the caches
+      assert.equal(first.status, 200, first.text);
+      const { accountId, clientId } = c.account;
+      const principal = { accountId, environment: 'sandbox' as const, clientId, scopes: ['developer'] };
+      const body = (number: string) => ({
+        operatorId: 1001,
+        amount: 10,
+        recipientPhone: { countryCode: 'NG', number },
+      });
+      // The other server's top-up to 08038000001, as its order path writes one: its debit takes the
+      // balance row's lock, then its row and entry; it commits once our batch's debit waits for it.
+      let locked!: (pid: number) => void;
+      const lockTaken = new Promise<number>((resolve) => {
+        locked = resolve;
+      });
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const other = server.db.kysely.connection().execute(async (conn) => {
+        await sql`BEGIN`.execute(conn);
+        const [{ pid }] = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(conn)).rows;
+        const [model] = (
+          await sql<{
+            cost: string;
+          }>`SELECT cost::text FROM topup_transactions WHERE id = ${first.body.transactionId}`.execute(conn)
+        ).rows;
+        const [debited] = (
+          await sql<{ old: string; new: string; currency: string }>`
           UPDATE balances SET balance = balance - ${model.cost}::numeric, updated_at = now()
           WHERE account_id = ${accountId} AND environment = 'sandbox'
           RETURNING (balance + ${model.cost}::numeric)::text AS old, balance::text AS new, currency_code AS currency`.execute(
-          conn,
-        )
-      ).rows;
-      locked(pid);
-      const [{ id }] = (
-        await sql<{
-          id: string;
-        }>`SELECT nextval(pg_get_serial_sequence('topup_transactions', 'id'))::text AS id`.execute(conn)
-      ).rows;
-      await sql`
+            conn,
+          )
+        ).rows;
+        locked(pid);
+        const [{ id }] = (
+          await sql<{
+            id: string;
+          }>`SELECT nextval(pg_get_serial_sequence('topup_transactions', 'id'))::text AS id`.execute(conn)
+        ).rows;
+        await sql`
         INSERT INTO topup_transactions
         SELECT (json_populate_record(t, json_build_object(
           'id', ${id}::bigint, 'recipient_phone', left(t.recipient_phone, -1) || '1', 'custom_identifier', NULL,
           'old_balance', ${debited.old}::numeric, 'new_balance', ${debited.new}::numeric, 'created_at', now()))).*
         FROM topup_transactions t WHERE t.id = ${first.body.transactionId}`.execute(conn);
-      await sql`
+        await sql`
         INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason,
                                     product, transaction_id, created_at)
         VALUES (${accountId}, 'sandbox', 'ORDER_DEBIT', -${model.cost}::numeric, ${debited.new}::numeric,
                 ${debited.currency}, 'top-up by another server', 'topups', ${id}::bigint, now())`.execute(
-        conn,
-      );
-      await released;
-      await sql`COMMIT`.execute(conn);
-    });
-    const otherPid = await lockTaken;
-    const before = server.runtime.services.ledger.batchStats();
-    // placed in one turn: one batch (group-commit takes the orders that arrive at the same moment),
-    // whose checks before the lock pass (the other top-up is not committed yet); the other commits
-    // only once the batch's debit is seen waiting for its lock, so the check that finds its top-up
-    // can only be the one after the lock
-    const numbers = ['08038000002', '08038000003', '08038000001', '08038000004'];
-    const { orders } = server.runtime.services.topups;
-    const placing = Promise.allSettled(numbers.map((n) => orders.place(principal, body(n))));
-    try {
-      await until('the batch waits for the other transaction', async () => {
-        const { rows } = await sql<{ n: number }>`
-          SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${otherPid}::int = ANY(pg_blocking_pids(pid))`.execute(
-          server.db.kysely,
+          conn,
         );
-        return rows[0].n > 0;
+        await released;
+        await sql`COMMIT`.execute(conn);
       });
-    } finally {
-      release();
-    }
-    const answers = await placing;
-    await other;
-    const after = server.runtime.services.ledger.batchStats();
-    assert.deepEqual(
-      answers.map((a) => (a.status === 'fulfilled' ? a.value.status : (a.reason as { code?: string }).code)),
-      ['SUCCESSFUL', 'SUCCESSFUL', 'PHONE_RECENTLY_RECHARGED', 'SUCCESSFUL'],
-    );
-    assert.equal(after.fallbacks, before.fallbacks + 1, "the batch's statement did not see the other top-up");
-    const [{ n }] = (
-      await sql<{ n: number }>`
+      const otherPid = await lockTaken;
+      const before = server.runtime.services.ledger.batchStats();
+      // placed in one turn: one batch (group-commit takes the orders that arrive at the same moment),
+      // whose checks before the lock pass (the other top-up is not committed yet); the other commits
+      // only once the batch's debit is seen waiting for its lock, so the check that finds its top-up
+      // can only be the one after the lock
+      const { numbers } = variant;
+      const { orders } = server.runtime.services.topups;
+      const placing = Promise.allSettled(numbers.map((n) => orders.place(principal, body(n))));
+      try {
+        await until('the batch waits for the other transaction', async () => {
+          const { rows } = await sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${otherPid}::int = ANY(pg_blocking_pids(pid))`.execute(
+            server.db.kysely,
+          );
+          return rows[0].n > 0;
+        });
+      } finally {
+        release();
+      }
+      const answers = await placing;
+      await other;
+      const after = server.runtime.services.ledger.batchStats();
+      assert.deepEqual(
+        answers.map((a) =>
+          a.status === 'fulfilled' ? a.value.status : (a.reason as { code?: string }).code,
+        ),
+        variant.answers,
+      );
+      assert.equal(after.fallbacks, before.fallbacks + 1, 'the statement did not see the other top-up');
+      const [{ n }] = (
+        await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM topup_transactions
         WHERE account_id = ${accountId} AND recipient_phone LIKE '%8038000001'`.execute(server.db.kysely)
-    ).rows;
-    assert.equal(n, 1, 'the number was topped up twice');
-    // the refused batch kept nothing, its day's usage included (its COMMIT went behind the raise)
-    const [usage] = (
-      await sql<{ count: number }>`
+      ).rows;
+      assert.equal(n, 1, 'the number was topped up twice');
+      // the refused batch kept nothing, its day's usage included (its COMMIT went behind the raise)
+      const [usage] = (
+        await sql<{ count: number }>`
         SELECT COALESCE(SUM(order_count), 0)::int AS count FROM daily_order_usage WHERE account_id = ${accountId}`.execute(
-        server.db.kysely,
-      )
-    ).rows;
-    assert.equal(usage.count, 4, 'the first top-up and the three placed alone');
-    assert.deepEqual(await server.admin.audit(), []);
-    // the check sees what committed meanwhile only as a VOLATILE function (a snapshot per query)
-    const [fn] = (
-      await sql<{
-        volatility: string;
-      }>`SELECT provolatile AS volatility FROM pg_proc WHERE proname = 'topup_recipients_free'`.execute(
-        server.db.kysely,
-      )
-    ).rows;
-    assert.equal(fn.volatility, 'v');
-  });
+          server.db.kysely,
+        )
+      ).rows;
+      assert.equal(usage.count, numbers.length, 'the first top-up and those placed once refused');
+      assert.deepEqual(await server.admin.audit(), []);
+      // the check sees what committed meanwhile only as a VOLATILE function (a snapshot per query)
+      const [fn] = (
+        await sql<{
+          volatility: string;
+        }>`SELECT provolatile AS volatility FROM pg_proc WHERE proname = 'topup_recipients_free'`.execute(
+          server.db.kysely,
+        )
+      ).rows;
+      assert.equal(fn.volatility, 'v');
+    });
 });
 
 describe('a batch whose COMMIT answer is lost is never run again (PostgreSQL)', {

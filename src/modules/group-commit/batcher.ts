@@ -90,6 +90,14 @@ interface OpenBatch {
   commit: Promise<'rolled back' | 'committed' | CommitOutcomeUnknown> | null;
 }
 
+/**
+ * What an order's work throws when a statement of it raised its refusal inside PostgreSQL (SQLSTATE
+ * AG001, migration 0029: the COMMIT behind it then rolls back): nothing was committed, and its orders
+ * run again alone, each the way that answers its exact refusal (a batch's: ledger's
+ * `BatchDebitRefused`; an order alone's debit).
+ */
+export class StatementRefused extends Error {}
+
 /** A COMMIT that failed or whose answer never came: the batch may or may not have committed. */
 export class CommitOutcomeUnknown extends Error {
   /** PostgreSQL's own SQLSTATE for it (transaction_resolution_unknown): answered 503 with Retry-After. */
@@ -116,28 +124,36 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
   /**
    * An order alone (the only one waiting, or one of a batch that fell back). With `commitBehind` it
    * runs the way a batch does (`inTransaction`), so its last statement too may carry the COMMIT behind
-   * it; its own error is its answer, never a re-run. Else in a transaction of Kysely's.
+   * it: a batch of one. Like a batch, when that statement raised its refusal (`StatementRefused`) it
+   * was rolled back and runs once more, in a transaction of Kysely's where its statements answer
+   * their refusals instead of raising them: it gets its exact error (which limit, the balance named,
+   * a top-up's recent recharge). Else its own error is its answer, and a COMMIT once sent is never
+   * followed by a second run.
    */
   async function alone(job: Job) {
-    if (!options.commitBehind) {
-      try {
-        job.resolve(await db.transaction().execute(job.work));
-      } catch (error) {
-        job.reject(error);
+    if (options.commitBehind) {
+      const { settled, outcome } = await inTransaction([job]);
+      const s = settled[0];
+      if (outcome instanceof Error) {
+        // the COMMIT's outcome unknown (CommitOutcomeUnknown), or BEGIN or the connection failed
+        job.reject(outcome);
+        return;
       }
-      return;
+      if (outcome === 'committed' && s) {
+        if (s.status === 'fulfilled') job.resolve(s.value);
+        else job.reject(s.reason);
+        return;
+      }
+      if (s?.status !== 'rejected' || !(s.reason instanceof StatementRefused)) {
+        job.reject(s?.status === 'rejected' ? s.reason : new Error('the order was rolled back'));
+        return;
+      }
+      stats.fallbacks++;
     }
-    const { settled, outcome } = await inTransaction([job]);
-    const s = settled[0];
-    if (outcome === 'committed' && s) {
-      if (s.status === 'fulfilled') job.resolve(s.value);
-      else job.reject(s.reason);
-    } else if (outcome instanceof Error) {
-      // the COMMIT's outcome unknown (CommitOutcomeUnknown), or BEGIN or the connection failed
-      job.reject(outcome);
-    } else {
-      // rolled back: its work's own error (a refusal raised by its last statement included)
-      job.reject(s?.status === 'rejected' ? s.reason : new Error('the order was rolled back'));
+    try {
+      job.resolve(await db.transaction().execute(job.work));
+    } catch (error) {
+      job.reject(error);
     }
   }
 
@@ -311,17 +327,6 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
      * raise its refusal instead of answering it.
      */
     commitsBehind,
-
-    /**
-     * After a statement sent by `runLast` failed: how its COMMIT ended (`rolled back`, or the outcome
-     * unknown). Once rolled back, the connection is outside any transaction: an order may read there
-     * why it was refused (nothing it reads can be written by the transaction that was rolled back).
-     */
-    async commitOutcome(trx: Kysely<Database>): Promise<'rolled back' | 'committed' | CommitOutcomeUnknown> {
-      const commit = open.get(trx)?.commit;
-      if (!commit) throw new Error('no COMMIT was sent behind a statement on this transaction');
-      return commit;
-    },
 
     /**
      * Runs `query` prepared (db/prepared.ts) on `trx`. When it is the last statement of every order of

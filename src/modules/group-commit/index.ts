@@ -8,5 +8,6 @@ export {
   createGroupCommit,
   type GroupCommit,
   type GroupCommitOptions,
+  StatementRefused,
 } from './batcher.ts';
 export { createGathering } from './gathering.ts';

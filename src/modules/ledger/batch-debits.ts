@@ -3,6 +3,7 @@ import { executePrepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import { minorUnitsOf } from '../../lib/currencies.ts';
 import { dec, hasAtMostDecimals } from '../../lib/money.ts';
+import { StatementRefused } from '../group-commit/index.ts';
 import type { OrderDebit, PostingResult } from './ledger-types.ts';
 
 /**
@@ -15,7 +16,7 @@ import type { OrderDebit, PostingResult } from './ledger-types.ts';
  * balance == sum(entries) invariant and every order's result are those of the orders posted one by
  * one.
  */
-export class BatchDebitRefused extends Error {
+export class BatchDebitRefused extends StatementRefused {
   constructor() {
     super('the batch of debits did not fit (a daily limit or the balance); its orders run alone');
   }

@@ -10,6 +10,7 @@ import {
   createGathering,
   createGroupCommit,
   type GroupCommit,
+  StatementRefused,
 } from '../group-commit/index.ts';
 import { type BalanceCache, type CachedBalance, createBalanceCache } from './balance-cache.ts';
 import { BATCH_REFUSED, canShareDebit, postDebits } from './batch-debits.ts';
@@ -56,11 +57,6 @@ async function refusedPosting(
     `The account balance (${dec(found.balance).toFixed()} ${currency}) is too low for this operation, which costs ${needed.abs().toFixed()} ${currency}.`,
   );
 }
-
-/** What a lone debit's statement raises (with the COMMIT behind it) when the day's usage refused it. */
-const LONE_LIMIT_REFUSED = "the order's debit did not fit a daily limit";
-/** ... and when the balance did (too low, or no balance there). */
-const LONE_BALANCE_REFUSED = "the order's debit did not fit the balance";
 
 /** An order or top-up whose ledger entries do not match it (`orderMismatches`). */
 export interface OrderMismatch {
@@ -187,7 +183,11 @@ export function createLedger(
     const gathering = createGathering<{ debit: OrderDebit; rows: T; last: boolean }, PostingResult>({
       gathers: inBatch,
       one: async (trx, { debit, rows, last }) => {
-        if (!writer.one) return debitOne(trx, debit, (at) => writer.many([rows], at), last);
+        // by the debit's statement (its COMMIT behind it when it may): a writer's `one` only where
+        // its refusals must be answered (a transaction that runs the order again, or PGlite)
+        if (!writer.one || (last && groupCommit.commitsBehind(trx, 1))) {
+          return debitOne(trx, debit, (at) => writer.many([rows], at), last);
+        }
         const posted = await debitOne(trx, debit);
         await writer.one(trx, rows, posted);
         return posted;
@@ -216,9 +216,10 @@ export function createLedger(
    * The debit of one order on its own, in one statement (a batch's: batch-debits.ts); `alsoWrite`: a
    * row writer's CTEs (`RowWriter.many` of this order), which that statement then runs too. `last`:
    * the order makes no statement after it, so its COMMIT may go right behind it (group-commit's
-   * `runLast`, PostgreSQL). The statement then raises its refusal (`refuse_batch()`, migration 0029)
-   * instead of answering it, so that the COMMIT rolls back, the day's usage row included, and the
-   * refusal's exact error is read once that COMMIT has answered, outside the transaction.
+   * `runLast`, PostgreSQL). The statement then raises its refusal (`refuse_batch()`, migration 0029;
+   * a row writer's CTEs raise theirs) instead of answering it, so that the COMMIT rolls back, the
+   * day's usage row included: `StatementRefused`, and the group commit runs the order once more in a
+   * transaction where this statement answers which limit or balance refused it.
    */
   async function debitOne(
     trx: Kysely<Database>,
@@ -232,10 +233,10 @@ export function createLedger(
     const countLimit = o.limits?.count ?? null;
     const amountLimit = o.limits?.amount?.toFixed() ?? null;
     const behind = last && groupCommit.commitsBehind(trx, 1);
-    // with the COMMIT behind it, a refusal raises (naming which: the day's usage, or the balance)
+    // with the COMMIT behind it, a refusal raises: the transaction must not commit the day's usage
     const answer = behind
-      ? sql`CASE WHEN NOT EXISTS (SELECT 1 FROM usage) THEN refuse_batch(${LONE_LIMIT_REFUSED})
-                 WHEN entry.id IS NULL THEN refuse_batch(${LONE_BALANCE_REFUSED}) ELSE true END`
+      ? sql`CASE WHEN EXISTS (SELECT 1 FROM usage) AND entry.id IS NOT NULL THEN true
+                 ELSE refuse_batch('the order''s debit did not fit (a daily limit or the balance)') END`
       : sql`EXISTS (SELECT 1 FROM usage)`;
     const query = sql<{
       usageOk: boolean;
@@ -271,23 +272,12 @@ export function createLedger(
       SELECT ${answer} AS "usageOk", debited.balance::text AS balance,
              debited.currency_code AS "currencyCode", entry.id AS "entryId"
       FROM (SELECT 1) AS one LEFT JOIN debited ON true LEFT JOIN entry ON true`;
-    let rows: Array<{
-      usageOk: boolean;
-      balance: string | null;
-      currencyCode: string | null;
-      entryId: number | null;
-    }>;
-    try {
-      ({ rows } = behind ? await groupCommit.runLast(trx, query, 1) : await executePrepared(trx, query));
-    } catch (error) {
-      const refused = (error as { code?: string; message?: string })?.code === BATCH_REFUSED;
-      if (!behind || !refused) throw error;
-      // the COMMIT behind the statement rolled the transaction back (or its outcome is unknown)
-      const outcome = await groupCommit.commitOutcome(trx);
-      if (outcome !== 'rolled back') throw outcome;
-      if ((error as Error).message === LONE_LIMIT_REFUSED) throw await limitReached(trx, o, day);
-      throw await refusedPosting(trx, o, o.amount);
-    }
+    const run = behind ? groupCommit.runLast(trx, query, 1) : executePrepared(trx, query);
+    const { rows } = await run.catch((error: unknown) => {
+      // raised by this statement (its debit, or a row writer's check): nothing committed, run again
+      const refused = behind && (error as { code?: string })?.code === BATCH_REFUSED;
+      throw refused ? new StatementRefused(String(error)) : error;
+    });
     const row = rows[0];
     if (!row?.usageOk) throw await limitReached(trx, o, day);
     if (row.balance === null || row.currencyCode === null || row.entryId === null) {

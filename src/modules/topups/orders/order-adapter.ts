@@ -140,8 +140,10 @@ export function topupOrderAdapter(deps: TopupOrderDeps): OrderAdapter<TopupOrder
     many: repository.conflictsMany,
     canShare: (a, b) => Boolean(a.nextId) === Boolean(b.nextId),
   });
-  // A batch's rows are written by its debits' statement; an order posted alone writes its row after
-  // its debit, with both checks in that statement (a refusal rolls its transaction back).
+  // A batch's rows are written by its debits' statement, and so is a top-up alone's on PostgreSQL (its
+  // COMMIT behind it). `one`, the row after the debit with both checks answered (a refusal rolls its
+  // transaction back), is for a top-up alone that must get its exact refusal: run again after its
+  // statement refused, refunded at once, or on PGlite (the ledger's `registerRowWriter`).
   const rowWriter: RowWriter<NewTopupRows> = {
     async one(trx, rows, debit) {
       const [written] = await repository.insertChecked(trx, [{ row: rows.row, since: rows.since }], debit);
