@@ -1,6 +1,7 @@
 /**
  * Statements per order: the server's node-postgres statements counted by text (`count-statements.mjs`
- * loaded into it) over a run of gift card orders or top-ups on one account, 64 clients, PostgreSQL,
+ * loaded into it) over a run of gift card orders or top-ups on one account, 64 clients (BENCH_CLIENTS
+ * sets another number for the measured run: 1, every order alone), PostgreSQL,
  * with the work the orders leave behind (the recipients' e-mails) given 3 s to finish. A count, not a
  * timing: it does not move with the machine's load (batch sizes do, so per batch it does a little).
  *
@@ -16,6 +17,7 @@ import { benchAccount, orderLoad } from './orders.ts';
 
 const kind = (process.argv[2] ?? 'giftcards') as 'giftcards' | 'topups';
 const seconds = Number(process.argv[3] ?? 6);
+const clients = Number(process.env.BENCH_CLIENTS ?? 64);
 // the server's counts are written here; the folder is removed at the end
 const dir = await mkdtemp(join(tmpdir(), 'airgift-statements-'));
 const file = join(dir, 'counts.json');
@@ -28,7 +30,7 @@ try {
   await orderLoad(server, kind, { seconds: 2, clients: 64, account }); // warm-up
   await sleep(3000);
   process.kill(server.pid, 'SIGUSR2'); // from here on
-  const res = await orderLoad(server, kind, { seconds, clients: 64, account });
+  const res = await orderLoad(server, kind, { seconds, clients, account });
   await sleep(3000);
   process.kill(server.pid, 'SIGUSR2');
   await sleep(300);
