@@ -132,9 +132,11 @@ async function main() {
   installShutdown({
     graceMs: config.shutdownGraceSeconds * 1000,
     log: app.log,
-    drain: (graceMs) => {
+    drain: async (graceMs) => {
       runtime.readiness.setStopping();
-      return close(graceMs);
+      const cut = await close(graceMs);
+      // a drain that had to cut requests is not a clean one: the exit code says so (1)
+      if (cut > 0) throw new Error(`${cut} requests still in flight when the grace ended were cut`);
     },
     steps: [
       { name: 'background worker', run: () => runtime.services.worker.stop() },

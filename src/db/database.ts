@@ -145,6 +145,9 @@ export function withDefaultUser(url: string, env: NodeJS.ProcessEnv = process.en
   return fragment === undefined ? joined : `${joined}#${fragment}`;
 }
 
+/** The `application_name` of the pool's connections (the listeners have names of their own). */
+const POOL_APPLICATION_NAME = 'airgift';
+
 function openPostgres(url: string, poolSize: number, prepared: boolean, options: DbOptions): Db {
   const pg = nodePostgres();
   const pool = new pg.Pool({
@@ -152,6 +155,8 @@ function openPostgres(url: string, poolSize: number, prepared: boolean, options:
     max: poolSize,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    // Named, so an operator can tell them in pg_stat_activity, and `endBackendsOf` ends only these.
+    application_name: POOL_APPLICATION_NAME,
     // A query is written to the server when it is made, not when the one before it has answered:
     // the group commit sends a batch's COMMIT behind its last statement (modules/group-commit/).
     // Everything else awaits each answer before its next query, as without it.
@@ -240,6 +245,8 @@ function openPostgres(url: string, poolSize: number, prepared: boolean, options:
    * that waits for a row lock (the group commit's commit behind) would otherwise run once that
    * statement is done, after this process has gone and its caller was told nothing. A transaction
    * that has committed by then stays committed (its outcome was unknown to its caller either way).
+   * Best effort: without a control connection (the connection limit reached) or behind a pooler (its
+   * process ids are not the backends') nothing is ended (docs/operations.md, Shutdown).
    */
   async function endBackendsOf(clients: Set<pg.PoolClient>) {
     const pids = [...clients]
@@ -248,12 +255,20 @@ function openPostgres(url: string, poolSize: number, prepared: boolean, options:
     if (pids.length === 0) return;
     const control = new pg.Client({
       connectionString: withDefaultUser(url),
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // within the shutdown step's bound (shutdown.ts STEP_TIMEOUT_MS)
+      connectionTimeoutMillis: 1000,
       application_name: 'airgift shutdown',
     });
     try {
       await control.connect();
-      await control.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [pids]);
+      // Only this pool's backends: behind a pooler a client's process id is the pooler's own number,
+      // which may match nothing or a backend of someone else.
+      await control.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE pid = ANY($1::int[]) AND datname = current_database() AND usename = current_user
+           AND application_name = $2`,
+        [pids, POOL_APPLICATION_NAME],
+      );
     } catch {
       // the database is down or refuses: its backends end with it, or on their own
     } finally {

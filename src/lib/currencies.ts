@@ -30,6 +30,11 @@ export function minorUnitsOf(code: string): number {
   return byCode.get(code)?.minorUnits ?? 2;
 }
 
+/** The currencies whose minor unit is not 2 (JPY 0, KWD 3, ...), as [code, decimals]. */
+export function currenciesNotInHundredths(): Array<[string, number]> {
+  return [...byCode.values()].filter((c) => c.minorUnits !== 2).map((c) => [c.code, c.minorUnits]);
+}
+
 export function currencyName(code: string): string {
   return byCode.get(code)?.name ?? code;
 }

@@ -142,6 +142,40 @@ for (const database of ['pglite', 'postgres'] as const) {
       assert.deepEqual(await server.admin.auditBalances(), []);
     });
 
+    test('an amount not in minor units (a pricing bug), in a batch and alone: refused, nothing of it kept', {
+      skip: !available && 'PostgreSQL not reachable',
+    }, async () => {
+      const c = await server.caller('giftcards', 'sandbox', { fund: 10 });
+      const accountId = c.account.accountId;
+      const debits = ['1.00', '1.005', '2.00'].map((amount, i) => ({
+        amount,
+        product: 'giftcards' as const,
+        id: 920_000 + i,
+      }));
+      // the batch's statement refuses it (its COMMIT behind it on PostgreSQL), the three run alone:
+      // the bad one is refused again alone, before its own COMMIT, by the ledger's own check at last
+      const { answers, stats } = await burst(accountId, debits);
+      assert.ok(stats.after.fallbacks > stats.before.fallbacks, 'the batch did not fall back');
+      assert.deepEqual(answers[0], { ok: true, oldBalance: '10', newBalance: '9' });
+      assert.equal(answers[1].ok, false);
+      assert.match(String((answers[1] as { error: string }).error), /not in USD minor units/);
+      assert.deepEqual(answers[2], { ok: true, oldBalance: '9', newBalance: '7' });
+      const rows = await entries(accountId);
+      assert.deepEqual(
+        rows.map((r) => dec(r.amount).toFixed()).filter((a) => a !== '10'),
+        ['-1', '-2'],
+        'the amount in thousandths was debited',
+      );
+      const [usage] = (
+        await sql<{ count: number }>`
+          SELECT COALESCE(SUM(order_count), 0)::int AS count FROM daily_order_usage WHERE account_id = ${accountId}`.execute(
+          server.db.kysely,
+        )
+      ).rows;
+      assert.equal(usage.count, 2, "the refused order's usage was kept");
+      assert.deepEqual(await server.admin.auditBalances(), []);
+    });
+
     test('a burst of top-ups, pairs sharing a customIdentifier: one of each pair, the rest refused', {
       skip: !available && 'PostgreSQL not reachable',
     }, async () => {

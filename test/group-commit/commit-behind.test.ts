@@ -71,7 +71,7 @@ describe('the COMMIT behind the last statement, through the server (PostgreSQL)'
     assert.equal(first.status, 200, first.text);
     assert.equal(ledger.batchStats().commitsBehind, before.commitsBehind + 1);
     assert.equal(ledger.batchStats().batches, before.batches + 1);
-    // a used customIdentifier: the statement's unique violation, its COMMIT rolled back
+    // a used customIdentifier: found by its look-up before the debit (the next test: by the debit's statement)
     const again = await client.post('/orders', { ...ORDER, customIdentifier: 'alone-1' });
     assert.equal(again.body.errorCode, 'CUSTOM_IDENTIFIER_ALREADY_USED', again.text);
     assert.equal((await client.post('/orders', ORDER)).status, 200);
@@ -95,6 +95,78 @@ describe('the COMMIT behind the last statement, through the server (PostgreSQL)'
     assert.deepEqual(await usage(id), { count: 2, amount: '20.80' });
     // each refused in its statement (nothing committed), then run again to be answered its exact error
     assert.equal(ledger.batchStats().fallbacks, before.fallbacks + 3);
+    assert.deepEqual(await server.admin.audit(), []);
+  });
+  test("an order alone whose customIdentifier another server's order takes while it waits for the lock: its statement's unique violation, nothing kept", async () => {
+    const c = await server.caller('giftcards', 'sandbox', { fund: '100.00' });
+    const { accountId, clientId } = c.account;
+    const model = await c.post('/orders', ORDER); // the other server's order copies its row
+    assert.equal(model.status, 200, model.text);
+    const principal = { accountId, environment: 'sandbox' as const, clientId, scopes: ['developer'] };
+    // The other server's order with customIdentifier 'taken': its debit takes the balance row's lock,
+    // then its row; it commits once our order's debit waits for that lock, so our look-up before the
+    // lock found nothing and only the unique index, in our debit's statement, can refuse it.
+    let locked!: (pid: number) => void;
+    const lockTaken = new Promise<number>((resolve) => {
+      locked = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const other = server.db.kysely.connection().execute(async (conn) => {
+      await sql`BEGIN`.execute(conn);
+      const [{ pid }] = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(conn)).rows;
+      const [debited] = (
+        await sql<{ new: string; currency: string }>`
+          UPDATE balances SET balance = balance - 10.40, updated_at = now()
+          WHERE account_id = ${accountId} AND environment = 'sandbox'
+          RETURNING balance::text AS new, currency_code AS currency`.execute(conn)
+      ).rows;
+      locked(pid);
+      const [{ id }] = (
+        await sql<{ id: string }>`SELECT nextval('giftcard_transaction_ids')::text AS id`.execute(conn)
+      ).rows;
+      await sql`
+        INSERT INTO giftcard_transactions
+        SELECT (json_populate_record(t, json_build_object('id', ${id}::bigint, 'custom_identifier', 'taken',
+                                                          'created_at', now()))).*
+        FROM giftcard_transactions t WHERE t.id = ${model.body.transactionId}`.execute(conn);
+      await sql`
+        INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason,
+                                    product, transaction_id, created_at)
+        VALUES (${accountId}, 'sandbox', 'ORDER_DEBIT', -10.40, ${debited.new}::numeric, ${debited.currency},
+                'an order by another server', 'giftcards', ${id}::bigint, now())`.execute(conn);
+      await released;
+      await sql`COMMIT`.execute(conn);
+    });
+    const otherPid = await lockTaken;
+    const { ledger, giftcards } = server.runtime.services;
+    const before = ledger.batchStats();
+    const placing = giftcards.orders.place(principal, { ...ORDER, customIdentifier: 'taken' }).then(
+      () => 'placed',
+      (error: { code?: string }) => error.code,
+    );
+    try {
+      await until('the order waits for the other transaction', async () => {
+        const { rows } = await sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${otherPid}::int = ANY(pg_blocking_pids(pid))`.execute(
+          server.db.kysely,
+        );
+        return rows[0].n > 0;
+      });
+    } finally {
+      release();
+    }
+    assert.equal(await placing, 'CUSTOM_IDENTIFIER_ALREADY_USED');
+    await other;
+    const after = ledger.batchStats();
+    assert.equal(after.commitsBehind, before.commitsBehind + 1, 'its COMMIT did not go behind its statement');
+    assert.equal(after.fallbacks, before.fallbacks, 'an order refused by the unique index was run again');
+    // its COMMIT rolled back its debit and the day's usage with it (the other server's order here
+    // counts no usage: the model order's alone is there)
+    assert.deepEqual(await usage(accountId), { count: 1, amount: '10.40' });
+    assert.equal((await c.get('/accounts/balance')).body.balance, 79.2);
     assert.deepEqual(await server.admin.audit(), []);
   });
 });

@@ -112,8 +112,9 @@ const COMMIT = CompiledQuery.raw('COMMIT');
 export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}) {
   const maxBatch = Math.max(1, options.maxBatch ?? 64);
   const inFlight = Math.max(1, options.inFlight ?? 1);
-  // the transactions of batches of two or more orders while their orders' work runs: their
-  // statements may be gathered (gathering.ts), their COMMIT may go behind the last one (`runLast`)
+  // the transactions of batches while their orders' work runs (an order alone: a batch of one, with
+  // `commitBehind`): their COMMIT may go behind the last statement (`runLast`); those of two or more
+  // orders gather their statements (gathering.ts, `inBatch`)
   const open = new WeakMap<Kysely<Database>, OpenBatch>();
   // per account and environment: the orders waiting, and how many batches of it are running
   const lanes = new Map<string, Lane>();

@@ -1,7 +1,7 @@
 import { type Kysely, type QueryResult, type RawBuilder, sql } from 'kysely';
 import { executePrepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
-import { minorUnitsOf } from '../../lib/currencies.ts';
+import { currenciesNotInHundredths, minorUnitsOf } from '../../lib/currencies.ts';
 import { dec, hasAtMostDecimals } from '../../lib/money.ts';
 import { StatementRefused } from '../group-commit/index.ts';
 import type { OrderDebit, PostingResult } from './ledger-types.ts';
@@ -35,6 +35,27 @@ const limitsKey = (o: OrderDebit) => `${o.limits?.count ?? ''}/${o.limits?.amoun
 
 /** How the statement is sent: prepared (the default), or with the batch's COMMIT behind it. */
 export type RunStatement = <R>(trx: Kysely<Database>, query: RawBuilder<R>) => Promise<QueryResult<R>>;
+
+/**
+ * SQL that is true when `amount` is positive and in whole minor units of `currency` (a balance's
+ * currency code). What the pricing code guarantees, checked inside the statement that debits it, so
+ * that a statement with its COMMIT behind it refuses (and rolls back) an amount that breaks it
+ * instead of committing it; the order then runs where the ledger's own check reports it.
+ */
+export function inMinorUnits(
+  amount: RawBuilder<unknown>,
+  currency: RawBuilder<unknown>,
+): RawBuilder<boolean> {
+  return sql<boolean>`(${amount} > 0 AND ${amount} = round(${amount}, ${MINOR_UNITS_OF(currency)}))`;
+}
+
+// One constant text for every statement (its plan is prepared once): CASE code WHEN 'JPY' THEN 0 ...
+const CASES = sql.raw(
+  currenciesNotInHundredths()
+    .map(([code, decimals]) => `WHEN '${code}' THEN ${decimals}`)
+    .join(' '),
+);
+const MINOR_UNITS_OF = (currency: RawBuilder<unknown>) => sql`CASE ${currency} ${CASES} ELSE 2 END`;
 
 /** The SQLSTATE a batch's statement raises when the batch does not go through (migration 0029). */
 export const BATCH_REFUSED = 'AG001';
@@ -108,6 +129,7 @@ export async function postDebits(
       RETURNING id, transaction_id, product, amount, balance_after, currency_code
     )${alsoWrite}
     SELECT CASE WHEN EXISTS (SELECT 1 FROM usage) AND (SELECT count(*) FROM entry) = (SELECT n FROM total)
+                     AND (SELECT bool_and(${inMinorUnits(sql`i.amount`, sql`d.currency_code`)}) FROM input i CROSS JOIN debited d)
                 THEN true ELSE refuse_batch('the batch of debits did not fit (a daily limit or the balance)') END AS "usageOk",
            input.ord, entry.id AS "entryId",
            entry.balance_after::text AS "balanceAfter", entry.currency_code AS "currencyCode"

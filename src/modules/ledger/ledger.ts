@@ -13,7 +13,7 @@ import {
   StatementRefused,
 } from '../group-commit/index.ts';
 import { type BalanceCache, type CachedBalance, createBalanceCache } from './balance-cache.ts';
-import { BATCH_REFUSED, canShareDebit, postDebits } from './batch-debits.ts';
+import { BATCH_REFUSED, canShareDebit, inMinorUnits, postDebits } from './batch-debits.ts';
 import { entriesOf } from './ledger-entries.ts';
 import type {
   BalanceView,
@@ -167,8 +167,9 @@ export function createLedger(
    * day's usage row (daily-order-usage: count and total of today's (UTC) order debits, both products)
    * is raised only within the account's daily limits, the balance only if it stays >= 0, and the entry
    * is written from the balance that update left; then the order's own `rows`. Alone, that is one
-   * statement (`debitOne`) and the writer's `one` after it, or, for a writer without `one` (gift
-   * cards), one statement with the writer's CTEs of that order; in a batch (the group commit's), the
+   * statement (`debitOne`) with the writer's CTEs of that order (its COMMIT behind it on PostgreSQL),
+   * or, where a writer's `one` must answer its refusals (top-ups run again after that statement
+   * refused them, refunded at once, or on PGlite), the debit and `one` after it; in a batch (the group commit's), the
    * debits of its orders and their rows are ONE statement (batch-debits.ts, the writer's CTEs after
    * the entries, each row taking its balances from its entry). The balance and usage rows stay locked
    * until the caller's transaction ends, so concurrent orders of one account serialise on them; any
@@ -235,7 +236,8 @@ export function createLedger(
     const behind = last && groupCommit.commitsBehind(trx, 1);
     // with the COMMIT behind it, a refusal raises: the transaction must not commit the day's usage
     const answer = behind
-      ? sql`CASE WHEN EXISTS (SELECT 1 FROM usage) AND entry.id IS NOT NULL THEN true
+      ? sql`CASE WHEN EXISTS (SELECT 1 FROM usage) AND entry.id IS NOT NULL
+                      AND ${inMinorUnits(sql`${amount}::numeric`, sql`debited.currency_code`)} THEN true
                  ELSE refuse_batch('the order''s debit did not fit (a daily limit or the balance)') END`
       : sql`EXISTS (SELECT 1 FROM usage)`;
     const query = sql<{

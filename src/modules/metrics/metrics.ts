@@ -196,12 +196,12 @@ export function createMetrics(deps: {
           ],
           [
             'airgift_order_batch_fallbacks_total',
-            'Batches rolled back and run again one order at a time.',
+            'Batches rolled back and run again one order at a time (one that did not fit; an order alone its statement refused).',
             b.fallbacks,
           ],
           [
             'airgift_order_commits_behind_total',
-            'Batches whose COMMIT went out behind their last statement.',
+            'Batches (an order alone included) whose COMMIT went out behind their last statement.',
             b.commitsBehind,
           ],
         ];

@@ -37,7 +37,8 @@ import {
  * statement (the row writer, as gift cards'), with the recent recharge checked again on the row of
  * its ledger entry, after the balance lock, by a function that sees what committed meanwhile (so two
  * concurrent sends to one number, from two servers, cannot both pass: no index enforces the rule);
- * an order posted alone writes its row after its debit with both checks in that statement. A top-up
+ * so is a top-up alone on PostgreSQL; one run again after that statement refused it, one refunded at
+ * once and one on PGlite write their row after the debit with both checks answered. A top-up
  * the operator refused is answered 400 TOPUP_TRANSACTION_FAILED once refunded; an upstream's
  * refusal for other reasons answers its own code.
  *
