@@ -152,14 +152,26 @@ for (const database of ['pglite', 'postgres'] as const) {
         product: 'giftcards' as const,
         id: 920_000 + i,
       }));
-      // the batch's statement refuses it (its COMMIT behind it on PostgreSQL), the three run alone:
-      // the bad one is refused again alone, before its own COMMIT, by the ledger's own check at last
+      // the batch's statement refuses it (its COMMIT behind it on PostgreSQL), the three run alone,
+      // where the ledger's own check refuses the bad one
       const { answers, stats } = await burst(accountId, debits);
       assert.ok(stats.after.fallbacks > stats.before.fallbacks, 'the batch did not fall back');
       assert.deepEqual(answers[0], { ok: true, oldBalance: '10', newBalance: '9' });
       assert.equal(answers[1].ok, false);
       assert.match(String((answers[1] as { error: string }).error), /not in USD minor units/);
       assert.deepEqual(answers[2], { ok: true, oldBalance: '9', newBalance: '7' });
+      // alone (its COMMIT behind its debit on PostgreSQL): refused by its statement, then by the check
+      const { ledger } = server.runtime.services;
+      const key = { accountId, environment: 'sandbox' as const };
+      const lone = await ledger
+        .orderTransaction(key, (trx) =>
+          debit(trx, { ...key, amount: dec('0.125'), product: 'giftcards', transactionId: 920_010 }),
+        )
+        .then(
+          () => 'debited',
+          (e: Error) => e.message,
+        );
+      assert.match(lone, /not in USD minor units/);
       const rows = await entries(accountId);
       assert.deepEqual(
         rows.map((r) => dec(r.amount).toFixed()).filter((a) => a !== '10'),

@@ -123,16 +123,17 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
   let inFlightOrders = 0;
 
   /**
-   * An order alone (the only one waiting, or one of a batch that fell back). With `commitBehind` it
-   * runs the way a batch does (`inTransaction`), so its last statement too may carry the COMMIT behind
-   * it: a batch of one. Like a batch, when that statement raised its refusal (`StatementRefused`) it
-   * was rolled back and runs once more, in a transaction of Kysely's where its statements answer
-   * their refusals instead of raising them: it gets its exact error (which limit, the balance named,
-   * a top-up's recent recharge). Else its own error is its answer, and a COMMIT once sent is never
-   * followed by a second run.
+   * An order alone. Taken alone from its lane with `commitBehind`, it runs the way a batch does
+   * (`inTransaction`), so its last statement too may carry the COMMIT behind it: a batch of one. Like
+   * a batch, when that statement raised its refusal (`StatementRefused`) it was rolled back and runs
+   * once more, in a transaction of Kysely's where its statements answer their refusals instead of
+   * raising them: it gets its exact error (which limit, the balance named, a top-up's recent
+   * recharge). Else its own error is its answer, and a COMMIT once sent is never followed by a second
+   * run. An order of a batch that fell back (`answering`) runs in Kysely's transaction at once: one of
+   * its batch was refused, and no order runs more than twice.
    */
-  async function alone(job: Job) {
-    if (options.commitBehind) {
+  async function alone(job: Job, answering = false) {
+    if (options.commitBehind && !answering) {
       const { settled, outcome } = await inTransaction([job]);
       const s = settled[0];
       if (outcome instanceof Error) {
@@ -218,7 +219,7 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
       });
     } else {
       stats.fallbacks++;
-      for (const job of batch) await alone(job);
+      for (const job of batch) await alone(job, true);
     }
   }
 
