@@ -23,6 +23,69 @@ before(async () => {
 });
 after(() => server?.close());
 
+/**
+ * Our orders (`ours`, placed meanwhile) while another server's order of `accountId` holds the balance
+ * row's lock: its debit of `cost` takes the lock, then `writeRow` writes its row (answering its id)
+ * and its ledger entry follows; it commits only once one of ours is seen waiting for that lock, so
+ * our look-ups before the lock cannot have seen it, only what runs after the lock. Answers what
+ * `ours` settled to.
+ */
+async function whileAnotherServerOrders<T>(o: {
+  accountId: number;
+  product: 'giftcards' | 'topups';
+  cost: string;
+  writeRow: (conn: Kysely<Database>, debited: { old: string; new: string }) => Promise<string>;
+  ours: () => Promise<T>;
+}): Promise<T> {
+  let locked!: (pid: number) => void;
+  const lockTaken = new Promise<number>((resolve) => {
+    locked = resolve;
+  });
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const other = server.db.kysely.connection().execute(async (conn) => {
+    await sql`BEGIN`.execute(conn);
+    const [{ pid }] = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(conn)).rows;
+    const [debited] = (
+      await sql<{ old: string; new: string; currency: string }>`
+        UPDATE balances SET balance = balance - ${o.cost}::numeric, updated_at = now()
+        WHERE account_id = ${o.accountId} AND environment = 'sandbox'
+        RETURNING (balance + ${o.cost}::numeric)::text AS old, balance::text AS new, currency_code AS currency`.execute(
+        conn,
+      )
+    ).rows;
+    locked(pid);
+    const id = await o.writeRow(conn, debited);
+    await sql`
+      INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason,
+                                  product, transaction_id, created_at)
+      VALUES (${o.accountId}, 'sandbox', 'ORDER_DEBIT', -${o.cost}::numeric, ${debited.new}::numeric,
+              ${debited.currency}, 'an order by another server', ${o.product}, ${id}::bigint, now())`.execute(
+      conn,
+    );
+    await released;
+    await sql`COMMIT`.execute(conn);
+  });
+  const otherPid = await lockTaken;
+  const placing = o.ours();
+  try {
+    await until('our orders wait for the other transaction', async () => {
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${otherPid}::int = ANY(pg_blocking_pids(pid))`.execute(
+        server.db.kysely,
+      );
+      return rows[0].n > 0;
+    });
+  } finally {
+    release();
+  }
+  const settled = await placing;
+  await other;
+  return settled;
+}
+
 describe('the COMMIT behind the last statement, through the server (PostgreSQL)', {
   skip: !available && 'PostgreSQL not reachable',
 }, () => {
@@ -103,63 +166,32 @@ describe('the COMMIT behind the last statement, through the server (PostgreSQL)'
     const model = await c.post('/orders', ORDER); // the other server's order copies its row
     assert.equal(model.status, 200, model.text);
     const principal = { accountId, environment: 'sandbox' as const, clientId, scopes: ['developer'] };
-    // The other server's order with customIdentifier 'taken': its debit takes the balance row's lock,
-    // then its row; it commits once our order's debit waits for that lock, so our look-up before the
-    // lock found nothing and only the unique index, in our debit's statement, can refuse it.
-    let locked!: (pid: number) => void;
-    const lockTaken = new Promise<number>((resolve) => {
-      locked = resolve;
-    });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const other = server.db.kysely.connection().execute(async (conn) => {
-      await sql`BEGIN`.execute(conn);
-      const [{ pid }] = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(conn)).rows;
-      const [debited] = (
-        await sql<{ new: string; currency: string }>`
-          UPDATE balances SET balance = balance - 10.40, updated_at = now()
-          WHERE account_id = ${accountId} AND environment = 'sandbox'
-          RETURNING balance::text AS new, currency_code AS currency`.execute(conn)
-      ).rows;
-      locked(pid);
-      const [{ id }] = (
-        await sql<{ id: string }>`SELECT nextval('giftcard_transaction_ids')::text AS id`.execute(conn)
-      ).rows;
-      await sql`
-        INSERT INTO giftcard_transactions
-        SELECT (json_populate_record(t, json_build_object('id', ${id}::bigint, 'custom_identifier', 'taken',
-                                                          'created_at', now()))).*
-        FROM giftcard_transactions t WHERE t.id = ${model.body.transactionId}`.execute(conn);
-      await sql`
-        INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason,
-                                    product, transaction_id, created_at)
-        VALUES (${accountId}, 'sandbox', 'ORDER_DEBIT', -10.40, ${debited.new}::numeric, ${debited.currency},
-                'an order by another server', 'giftcards', ${id}::bigint, now())`.execute(conn);
-      await released;
-      await sql`COMMIT`.execute(conn);
-    });
-    const otherPid = await lockTaken;
     const { ledger, giftcards } = server.runtime.services;
     const before = ledger.batchStats();
-    const placing = giftcards.orders.place(principal, { ...ORDER, customIdentifier: 'taken' }).then(
-      () => 'placed',
-      (error: { code?: string }) => error.code,
-    );
-    try {
-      await until('the order waits for the other transaction', async () => {
-        const { rows } = await sql<{ n: number }>`
-          SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${otherPid}::int = ANY(pg_blocking_pids(pid))`.execute(
-          server.db.kysely,
-        );
-        return rows[0].n > 0;
-      });
-    } finally {
-      release();
-    }
-    assert.equal(await placing, 'CUSTOM_IDENTIFIER_ALREADY_USED');
-    await other;
+    // the other server's order takes customIdentifier 'taken' while ours waits for the lock: only the
+    // unique index, in our debit's statement, can refuse ours
+    const answer = await whileAnotherServerOrders({
+      accountId,
+      product: 'giftcards',
+      cost: '10.40',
+      writeRow: async (conn) => {
+        const [{ id }] = (
+          await sql<{ id: string }>`SELECT nextval('giftcard_transaction_ids')::text AS id`.execute(conn)
+        ).rows;
+        await sql`
+          INSERT INTO giftcard_transactions
+          SELECT (json_populate_record(t, json_build_object('id', ${id}::bigint, 'custom_identifier', 'taken',
+                                                            'created_at', now()))).*
+          FROM giftcard_transactions t WHERE t.id = ${model.body.transactionId}`.execute(conn);
+        return id;
+      },
+      ours: () =>
+        giftcards.orders.place(principal, { ...ORDER, customIdentifier: 'taken' }).then(
+          () => 'placed',
+          (error: { code?: string }) => error.code,
+        ),
+    });
+    assert.equal(answer, 'CUSTOM_IDENTIFIER_ALREADY_USED');
     const after = ledger.batchStats();
     assert.equal(after.commitsBehind, before.commitsBehind + 1, 'its COMMIT did not go behind its statement');
     assert.equal(after.fallbacks, before.fallbacks, 'an order refused by the unique index was run again');
@@ -231,76 +263,40 @@ describe('top-ups: the COMMIT behind their rows (PostgreSQL)', {
         amount: 10,
         recipientPhone: { countryCode: 'NG', number },
       });
-      // The other server's top-up to 08038000001, as its order path writes one: its debit takes the
-      // balance row's lock, then its row and entry; it commits once our batch's debit waits for it.
-      let locked!: (pid: number) => void;
-      const lockTaken = new Promise<number>((resolve) => {
-        locked = resolve;
-      });
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const other = server.db.kysely.connection().execute(async (conn) => {
-        await sql`BEGIN`.execute(conn);
-        const [{ pid }] = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(conn)).rows;
-        const [model] = (
-          await sql<{
-            cost: string;
-          }>`SELECT cost::text FROM topup_transactions WHERE id = ${first.body.transactionId}`.execute(conn)
-        ).rows;
-        const [debited] = (
-          await sql<{ old: string; new: string; currency: string }>`
-          UPDATE balances SET balance = balance - ${model.cost}::numeric, updated_at = now()
-          WHERE account_id = ${accountId} AND environment = 'sandbox'
-          RETURNING (balance + ${model.cost}::numeric)::text AS old, balance::text AS new, currency_code AS currency`.execute(
-            conn,
-          )
-        ).rows;
-        locked(pid);
-        const [{ id }] = (
-          await sql<{
-            id: string;
-          }>`SELECT nextval(pg_get_serial_sequence('topup_transactions', 'id'))::text AS id`.execute(conn)
-        ).rows;
-        await sql`
-        INSERT INTO topup_transactions
-        SELECT (json_populate_record(t, json_build_object(
-          'id', ${id}::bigint, 'recipient_phone', left(t.recipient_phone, -1) || '1', 'custom_identifier', NULL,
-          'old_balance', ${debited.old}::numeric, 'new_balance', ${debited.new}::numeric, 'created_at', now()))).*
-        FROM topup_transactions t WHERE t.id = ${first.body.transactionId}`.execute(conn);
-        await sql`
-        INSERT INTO ledger_entries (account_id, environment, kind, amount, balance_after, currency_code, reason,
-                                    product, transaction_id, created_at)
-        VALUES (${accountId}, 'sandbox', 'ORDER_DEBIT', -${model.cost}::numeric, ${debited.new}::numeric,
-                ${debited.currency}, 'top-up by another server', 'topups', ${id}::bigint, now())`.execute(
-          conn,
-        );
-        await released;
-        await sql`COMMIT`.execute(conn);
-      });
-      const otherPid = await lockTaken;
+      const [model] = (
+        await sql<{
+          cost: string;
+        }>`SELECT cost::text FROM topup_transactions WHERE id = ${first.body.transactionId}`.execute(
+          server.db.kysely,
+        )
+      ).rows;
       const before = server.runtime.services.ledger.batchStats();
-      // placed in one turn: one batch (group-commit takes the orders that arrive at the same moment),
-      // whose checks before the lock pass (the other top-up is not committed yet); the other commits
-      // only once the batch's debit is seen waiting for its lock, so the check that finds its top-up
-      // can only be the one after the lock
-      const { numbers } = variant;
       const { orders } = server.runtime.services.topups;
-      const placing = Promise.allSettled(numbers.map((n) => orders.place(principal, body(n))));
-      try {
-        await until('the batch waits for the other transaction', async () => {
-          const { rows } = await sql<{ n: number }>`
-          SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${otherPid}::int = ANY(pg_blocking_pids(pid))`.execute(
-            server.db.kysely,
-          );
-          return rows[0].n > 0;
-        });
-      } finally {
-        release();
-      }
-      const answers = await placing;
-      await other;
+      // The other server's top-up to 08038000001, as its order path writes one, while ours wait for
+      // the lock: placed in one turn, ours are one batch (or one top-up alone), whose checks before
+      // the lock pass (the other top-up is not committed yet), so the check that finds it can only be
+      // the one after the lock.
+      const answers = await whileAnotherServerOrders({
+        accountId,
+        product: 'topups',
+        cost: model.cost,
+        writeRow: async (conn, debited) => {
+          const [{ id }] = (
+            await sql<{
+              id: string;
+            }>`SELECT nextval(pg_get_serial_sequence('topup_transactions', 'id'))::text AS id`.execute(conn)
+          ).rows;
+          await sql`
+            INSERT INTO topup_transactions
+            SELECT (json_populate_record(t, json_build_object(
+              'id', ${id}::bigint, 'recipient_phone', left(t.recipient_phone, -1) || '1', 'custom_identifier', NULL,
+              'old_balance', ${debited.old}::numeric, 'new_balance', ${debited.new}::numeric, 'created_at', now()))).*
+            FROM topup_transactions t WHERE t.id = ${first.body.transactionId}`.execute(conn);
+          return id;
+        },
+        ours: () => Promise.allSettled(variant.numbers.map((n) => orders.place(principal, body(n)))),
+      });
+      const { numbers } = variant;
       const after = server.runtime.services.ledger.batchStats();
       assert.deepEqual(
         answers.map((a) =>
