@@ -3,7 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
-import { createGathering, createGroupCommit } from '../../src/modules/group-commit/index.ts';
+import {
+  createGathering,
+  createGroupCommit,
+  StatementRefused,
+} from '../../src/modules/group-commit/index.ts';
 import { postgresForTests, startTestServer, type TestServer } from '../harness/server.ts';
 import { startTcpProxy } from '../harness/tcp-proxy.ts';
 import { createPostgresDatabase } from '../harness/templates.ts';
@@ -409,6 +413,34 @@ describe('a batch whose COMMIT answer is lost is never run again (PostgreSQL)', 
         n: number;
       }>`SELECT count(*)::int AS n FROM commit_probe WHERE job = 21`.execute(db.kysely);
       assert.equal(alone.rows[0].n, 1, 'the order alone was not committed once');
+
+      // an order alone whose statement raised its refusal: run once more (where its refusal is its
+      // answer) when the COMMIT behind it answered; never when the answers were lost (the refusal's
+      // and the COMMIT's, which come back together): its outcome is unknown
+      let runs = 0;
+      const refused = () =>
+        commits.run({ accountId: 2, environment: 'sandbox' }, async (trx: Kysely<Database>) => {
+          runs++;
+          return commits
+            .runLast(trx, sql`SELECT refuse_batch('refused')`, 1)
+            .catch((error: { code?: string }) => {
+              throw error.code === 'AG001' ? new StatementRefused('refused') : error;
+            });
+        });
+      const answered = await refused().then(
+        () => assert.fail('a refused order succeeded'),
+        (error: unknown) => error,
+      );
+      assert.ok(answered instanceof StatementRefused, String(answered));
+      assert.equal(runs, 2, 'the refused order alone was not run once more');
+      runs = 0;
+      proxy.loseAnswersAfter('COMMIT');
+      const lost = await refused().then(
+        () => assert.fail('a refused order succeeded'),
+        (error: { code?: string }) => error,
+      );
+      assert.equal(lost.code, '08007', String(lost));
+      assert.equal(runs, 1, 'an order alone whose COMMIT answer was lost was run again');
     });
   }
 });
