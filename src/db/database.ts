@@ -178,6 +178,8 @@ function openPostgres(url: string, poolSize: number, prepared: boolean, options:
   const guarded = new WeakSet<pg.PoolClient>();
   // the clients that are not back in the pool: their statements may still be running at `close()`
   const checkedOut = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_error, client) => checkedOut.delete(client));
   const connections = {
     async connect() {
       let client: pg.PoolClient;
@@ -193,13 +195,6 @@ function openPostgres(url: string, poolSize: number, prepared: boolean, options:
         // DATABASE_PREPARED_STATEMENTS=false behind a pooler that cannot keep them
         if (prepared) namePreparedStatements(client);
       }
-      // pg-pool gives each checkout a release of its own: checked out until it is called
-      checkedOut.add(client);
-      const release = client.release;
-      client.release = (error?: Error | boolean) => {
-        checkedOut.delete(client);
-        return release.call(client, error);
-      };
       return client;
     },
     end: () => pool.end(),

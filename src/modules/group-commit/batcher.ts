@@ -136,18 +136,13 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     if (options.commitBehind && !answering) {
       const { settled, outcome } = await inTransaction([job]);
       const s = settled[0];
-      if (outcome instanceof Error) {
-        // the COMMIT's outcome unknown (CommitOutcomeUnknown), or BEGIN or the connection failed
-        job.reject(outcome);
-        return;
-      }
-      if (outcome === 'committed' && s) {
-        if (s.status === 'fulfilled') job.resolve(s.value);
-        else job.reject(s.reason);
-        return;
-      }
-      if (s?.status !== 'rejected' || !(s.reason instanceof StatementRefused)) {
-        job.reject(s?.status === 'rejected' ? s.reason : new Error('the order was rolled back'));
+      const refusedInStatement =
+        outcome === 'rolled back' && s?.status === 'rejected' && s.reason instanceof StatementRefused;
+      if (!refusedInStatement) {
+        // the COMMIT's outcome unknown, or BEGIN or the connection failed: that error; else its own
+        if (outcome instanceof Error) job.reject(outcome);
+        else if (s) answer(job, s, outcome === 'committed');
+        else job.reject(new Error('the order was rolled back'));
         return;
       }
       stats.fallbacks++;
@@ -203,6 +198,7 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
         else return { settled, outcome: settled.length > 0 ? 'rolled back' : (error as Error) };
       }
     }
+    // every way through the connection's work above sets it
     return { settled, outcome: outcome ?? 'rolled back' };
   }
 
@@ -212,15 +208,18 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     if (outcome instanceof CommitOutcomeUnknown) {
       for (const job of batch) job.reject(outcome);
     } else if (outcome === 'committed') {
-      batch.forEach((job, i) => {
-        const s = settled[i];
-        if (s.status === 'fulfilled') job.resolve(s.value);
-        else job.reject(s.reason);
-      });
+      for (const [i, job] of batch.entries()) answer(job, settled[i], true);
     } else {
       stats.fallbacks++;
       for (const job of batch) await alone(job, true);
     }
+  }
+
+  /** An order's own result or error; a result only when its transaction committed. */
+  function answer(job: Job, s: PromiseSettledResult<unknown>, committed: boolean) {
+    if (s.status === 'rejected') job.reject(s.reason);
+    else if (committed) job.resolve(s.value);
+    else job.reject(new Error('the order was rolled back'));
   }
 
   function commitsBehind(trx: Kysely<Database>, calls: number): boolean {

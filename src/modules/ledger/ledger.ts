@@ -186,9 +186,8 @@ export function createLedger(
       one: async (trx, { debit, rows, last }) => {
         // by the debit's statement (its COMMIT behind it when it may): a writer's `one` only where
         // its refusals must be answered (a transaction that runs the order again, or PGlite)
-        if (!writer.one || (last && groupCommit.commitsBehind(trx, 1))) {
-          return debitOne(trx, debit, (at) => writer.many([rows], at), last);
-        }
+        const behind = last && groupCommit.commitsBehind(trx, 1);
+        if (!writer.one || behind) return debitOne(trx, debit, (at) => writer.many([rows], at), behind);
         const posted = await debitOne(trx, debit);
         await writer.one(trx, rows, posted);
         return posted;
@@ -215,9 +214,9 @@ export function createLedger(
 
   /**
    * The debit of one order on its own, in one statement (a batch's: batch-debits.ts); `alsoWrite`: a
-   * row writer's CTEs (`RowWriter.many` of this order), which that statement then runs too. `last`:
-   * the order makes no statement after it, so its COMMIT may go right behind it (group-commit's
-   * `runLast`, PostgreSQL). The statement then raises its refusal (`refuse_batch()`, migration 0029;
+   * row writer's CTEs (`RowWriter.many` of this order), which that statement then runs too. `behind`:
+   * the order makes no statement after it and its COMMIT goes right behind it (group-commit's
+   * `commitsBehind` and `runLast`, PostgreSQL). The statement then raises its refusal (`refuse_batch()`, migration 0029;
    * a row writer's CTEs raise theirs) instead of answering it, so that the COMMIT rolls back, the
    * day's usage row included: `StatementRefused`, and the group commit runs the order once more in a
    * transaction where this statement answers which limit or balance refused it.
@@ -226,14 +225,13 @@ export function createLedger(
     trx: Kysely<Database>,
     o: OrderDebit,
     alsoWrite?: (at: Date) => RawBuilder<unknown>,
-    last = false,
+    behind = false,
   ): Promise<PostingResult> {
     const at = clock.now();
     const day = at.toISOString().slice(0, 10);
     const amount = o.amount.toFixed();
     const countLimit = o.limits?.count ?? null;
     const amountLimit = o.limits?.amount?.toFixed() ?? null;
-    const behind = last && groupCommit.commitsBehind(trx, 1);
     // with the COMMIT behind it, a refusal raises: the transaction must not commit the day's usage
     const answer = behind
       ? sql`CASE WHEN EXISTS (SELECT 1 FROM usage) AND entry.id IS NOT NULL
