@@ -6,6 +6,7 @@ import { lazyPackage } from '../lib/lazy-package.ts';
 import { openGuardedKysely, type Stall } from './connection-guard.ts';
 import { type Listening, listenPglite, listenPostgres, type NotificationHandlers } from './notifications.ts';
 import { openPglite } from './pglite.ts';
+import { gatePipelinedBegin } from './pipelined-begin.ts';
 import { namePreparedStatements } from './prepared.ts';
 import type { Database } from './schema.ts';
 
@@ -194,6 +195,8 @@ function openPostgres(url: string, poolSize: number, prepared: boolean, options:
         // the order path's and the outbox's fixed statements, parsed once per connection (prepared.ts);
         // DATABASE_PREPARED_STATEMENTS=false behind a pooler that cannot keep them
         if (prepared) namePreparedStatements(client);
+        // the group commit's BEGIN is not waited for; what may not go out behind it waits (pipelined-begin.ts)
+        gatePipelinedBegin(client);
       }
       return client;
     },

@@ -6,6 +6,7 @@ import type {
   QueryResult,
   RawBuilder,
 } from 'kysely';
+import { mayPrecedeBegin } from './pipelined-begin.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -43,14 +44,20 @@ export function registerPrepared(text: string): void {
   names.set(text, `airgift_${names.size + 1}`);
 }
 
-/** Compiles `query` for `db`, registers its text and runs it on `db` (a transaction or the pool). */
+/**
+ * Compiles `query` for `db`, registers its text and runs it on `db` (a transaction or the pool).
+ * `beforeBegin`: the statement is harmless outside a transaction (a read, ids taken from a sequence),
+ * so it may go out behind the group commit's BEGIN before that BEGIN answered (pipelined-begin.ts).
+ */
 export function executePrepared<R>(
   db: QueryExecutorProvider & Pick<Kysely<Database>, 'executeQuery'>,
   query: RawBuilder<R> | Compilable<R>,
+  options?: { beforeBegin?: boolean },
 ): Promise<QueryResult<R>> {
   // a raw statement compiles for the executor it is given; a query builder knows its own
   const compiled = (query as RawBuilder<R>).compile(db) as CompiledQuery<R>;
   registerPrepared(compiled.sql);
+  if (options?.beforeBegin) mayPrecedeBegin(compiled.sql);
   return db.executeQuery(compiled);
 }
 

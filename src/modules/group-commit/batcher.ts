@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, type QueryResult, type RawBuilder, sql } from 'kysely';
+import { PIPELINED_BEGIN } from '../../db/pipelined-begin.ts';
 import { executePrepared, registerPrepared } from '../../db/prepared.ts';
 import type { Database, Environment } from '../../db/schema.ts';
 
@@ -108,6 +109,22 @@ export class CommitOutcomeUnknown extends Error {
 }
 
 const COMMIT = CompiledQuery.raw('COMMIT');
+const BEGIN_PIPELINED = CompiledQuery.raw(PIPELINED_BEGIN);
+
+/**
+ * Sends the transaction's BEGIN on `conn` and gives back its answer without waiting for it (in an
+ * object: a promise returned from an async function would be waited for): the statements made next
+ * go out behind it, or wait for it, as db/pipelined-begin.ts decides. Its failure is the caller's to
+ * read, never an unhandled rejection.
+ */
+async function sendPipelinedBegin(conn: Kysely<Database>): Promise<{ answer: Promise<unknown> }> {
+  let answer: Promise<unknown> = Promise.resolve();
+  await conn.getExecutor().provideConnection(async (connection) => {
+    answer = connection.executeQuery(BEGIN_PIPELINED);
+  });
+  answer.catch(() => undefined);
+  return { answer };
+}
 
 export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}) {
   const maxBatch = Math.max(1, options.maxBatch ?? 64);
@@ -169,13 +186,24 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     let settled: PromiseSettledResult<unknown>[] = [];
     let outcome: 'committed' | 'rolled back' | CommitOutcomeUnknown | undefined;
     let commitSent = false;
+    let beginFailed: unknown = null;
     try {
       await db.connection().execute(async (conn) => {
-        await sql`BEGIN`.execute(conn);
+        // On PostgreSQL the orders' first statement (their ids) goes out behind the BEGIN, before its
+        // answer; what may not waits for it (db/pipelined-begin.ts). A BEGIN that failed is that
+        // failure, before any COMMIT was sent: nothing of the orders was written.
+        let begun: Promise<unknown> = Promise.resolve();
+        if (options.commitBehind) ({ answer: begun } = await sendPipelinedBegin(conn));
+        else await sql`BEGIN`.execute(conn);
         const state: OpenBatch = { size: batch.length, commit: null };
         open.set(conn, state);
         settled = await Promise.allSettled(batch.map((job) => job.work(conn)));
         open.delete(conn);
+        beginFailed = await begun.then(
+          () => null,
+          (error: unknown) => error,
+        );
+        if (beginFailed !== null) return;
         if (state.commit) {
           commitSent = true;
           outcome = await state.commit;
@@ -198,7 +226,9 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
         else return { settled, outcome: settled.length > 0 ? 'rolled back' : (error as Error) };
       }
     }
-    // every way through the connection's work above sets it
+    // its statements were refused or never sent: nothing was written (db/pipelined-begin.ts)
+    if (beginFailed !== null) return { settled, outcome: beginFailed as Error };
+    // every other way through the connection's work above sets it
     return { settled, outcome: outcome ?? 'rolled back' };
   }
 

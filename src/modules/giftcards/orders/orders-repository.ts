@@ -66,6 +66,8 @@ async function reserveOrders(
     trx,
     sql<{ id: string | number }>`
     SELECT nextval('giftcard_transaction_ids') AS id FROM generate_series(1, ${orders.length}::int)`,
+    // ids only: it may go out behind the batch's BEGIN before that answered (db/pipelined-begin.ts)
+    { beforeBegin: true },
   );
   return rows
     .map((r) => Number(r.id))
@@ -192,6 +194,8 @@ export function ordersRepository(db: Kysely<Database>) {
         trx,
         sql<{ id: string | number; used: boolean }>`
         SELECT nextval('giftcard_transaction_ids') AS id, ${customIdentifierTaken(o)} AS used`,
+        // an id and a read: it may go out behind the order's BEGIN before that answered (db/pipelined-begin.ts)
+        { beforeBegin: true },
       );
       return { id: Number(rows[0].id), customIdentifierUsed: rows[0].used };
     },

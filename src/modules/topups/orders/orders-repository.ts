@@ -389,6 +389,8 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
         SELECT ${o.nextId ? sql`nextval(pg_get_serial_sequence('topup_transactions', 'id'))` : sql`NULL`} AS id,
                ${o.customIdentifier}::text IS NOT NULL AND ${customIdentifierUsed(sql`${o.accountId}::bigint`, sql`${o.environment}::text`, sql`${o.customIdentifier}::text`)} AS used,
                ${o.recipient}::text IS NOT NULL AND ${recentlyRecharged(sql`${o.accountId}::bigint`, sql`${o.environment}::text`, sql`${o.recipient}::text`, sql`${o.since}::timestamptz`)} AS recent`,
+        // an id and reads: it may go out behind the order's BEGIN before that answered (db/pipelined-begin.ts)
+        { beforeBegin: true },
       );
       const row = rows[0];
       return {
@@ -426,6 +428,7 @@ export function topupsRepository(db: Kysely<Database>, vouchers: VoucherSealer) 
         FROM json_to_recordset(${input}::json)
           AS i (ord int, account_id bigint, environment text, recipient text, since timestamptz)
         ORDER BY i.ord`,
+        { beforeBegin: true },
       );
       return rows.map((r) => ({
         id: r.id === null ? null : Number(r.id),

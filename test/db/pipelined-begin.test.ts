@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { gatePipelinedBegin, mayPrecedeBegin, PIPELINED_BEGIN } from '../../src/db/pipelined-begin.ts';
+import { postgresForTests } from '../harness/server.ts';
+import { createPostgresDatabase } from '../harness/templates.ts';
+
+// Issue 30: the group commit's BEGIN is not waited for (db/pipelined-begin.ts). Each client here is
+// a real node-postgres client in pipeline mode, as the pool's are, with the gate installed over a
+// record of the statements that reached the driver.
+describe('a BEGIN not waited for (postgres)', async () => {
+  const available = await postgresForTests();
+  let scratch: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  const clients: pg.Client[] = [];
+  const HARMLESS = 'SELECT 1 AS one /* pipelined-begin.test */';
+  const rowsOf = async (n: number) => {
+    const other = await connect();
+    return (await other.client.query('SELECT count(*)::int AS c FROM pipelined_probe WHERE n = $1', [n]))
+      .rows[0].c;
+  };
+
+  async function connect() {
+    const client = new pg.Client({ connectionString: scratch.url, pipeline: true } as pg.ClientConfig);
+    clients.push(client);
+    await client.connect();
+    client.on('error', () => undefined);
+    const sent: string[] = [];
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((text: unknown, values?: unknown) => {
+      sent.push(String(text));
+      return query(text, values);
+    }) as never;
+    gatePipelinedBegin(client as never);
+    return { client, sent };
+  }
+
+  before(async () => {
+    if (!available) return;
+    scratch = await createPostgresDatabase();
+    const { client } = await connect();
+    await client.query('CREATE TABLE pipelined_probe (n int NOT NULL)');
+    mayPrecedeBegin(HARMLESS);
+  });
+  after(async () => {
+    for (const c of clients) await c.end().catch(() => undefined);
+    await scratch?.drop();
+  });
+
+  test('a harmless statement goes out behind it at once; a write and the COMMIT wait for its answer', {
+    skip: !available,
+  }, async () => {
+    const { client, sent } = await connect();
+    const q = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    const answers = [
+      q(PIPELINED_BEGIN, []),
+      q(HARMLESS, []),
+      q('INSERT INTO pipelined_probe (n) VALUES ($1)', [1]),
+      q('COMMIT', []),
+    ];
+    // in this turn, before any answer: the BEGIN and the harmless read only
+    assert.deepEqual(sent, [PIPELINED_BEGIN, HARMLESS]);
+    await Promise.all(answers);
+    assert.deepEqual(sent, [
+      PIPELINED_BEGIN,
+      HARMLESS,
+      'INSERT INTO pipelined_probe (n) VALUES ($1)',
+      'COMMIT',
+    ]);
+    assert.equal(await rowsOf(1), 1);
+    // answered, it holds nothing more: a statement after it goes out at once
+    const later = q('SELECT 2 AS two', []);
+    assert.equal(sent.at(-1), 'SELECT 2 AS two');
+    await later;
+  });
+
+  test('a BEGIN that fails ends its client: what waited is refused unsent, and nothing runs in autocommit', {
+    skip: !available,
+  }, async () => {
+    const { client, sent } = await connect();
+    const q = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    // a transaction left aborted: the BEGIN behind it fails (25P02) on a connection that works
+    await q('BEGIN', []);
+    await assert.rejects(q('SELECT 1 / 0', []), /division by zero/);
+    sent.length = 0;
+    const begin = q(PIPELINED_BEGIN, []);
+    const read = q(HARMLESS, []);
+    // sent, these two would end the aborted transaction and commit a row on their own
+    const rollback = q('ROLLBACK', []);
+    const write = q('INSERT INTO pipelined_probe (n) VALUES ($1)', [2]);
+    await assert.rejects(begin, (e: { code?: string }) => e.code === '25P02');
+    await assert.rejects(read, (e: { code?: string }) => e.code === '25P02');
+    await assert.rejects(rollback, (e: { code?: string }) => e.code === '25P02');
+    await assert.rejects(write, (e: { code?: string }) => e.code === '25P02');
+    assert.deepEqual(sent, [PIPELINED_BEGIN, HARMLESS], 'a statement that waited was sent');
+    // and after it: a write is still held and refused, a harmless one refused by the ended client
+    await assert.rejects(
+      q('INSERT INTO pipelined_probe (n) VALUES ($1)', [2]),
+      (e: { code?: string }) => e.code === '25P02',
+    );
+    assert.deepEqual(sent, [PIPELINED_BEGIN, HARMLESS]);
+    await assert.rejects(q(HARMLESS, []), /not queryable/);
+    assert.equal(await rowsOf(2), 0);
+  });
+});
