@@ -71,8 +71,10 @@ export function createServices({ config, db, clock, bases, tokenSigningKey }: Se
   const groupCommit = createGroupCommit(db.kysely, {
     maxBatch: config.orderBatchMax,
     inFlight: db.kind === 'postgres' ? 2 : 1,
-    // the COMMIT pipelined behind a batch's last statement (PGlite answers in-process: nothing to save)
+    // the COMMIT pipelined behind a batch's last statement, and its BEGIN not waited for (PGlite
+    // answers in-process: nothing to save)
     commitBehind: db.kind === 'postgres',
+    pipelinedBegin: db.pipelinedBegin,
   });
   const ledger = createLedger(db.kysely, clock, { groupCommit, cache: balanceCache });
   const countries = loadCountries();

@@ -17,6 +17,11 @@ import type { Database } from './schema.ts';
 export interface Db {
   kind: 'postgres' | 'pglite';
   kysely: Kysely<Database>;
+  /**
+   * Its connections hold a statement behind a BEGIN not waited for until that BEGIN answered
+   * (pipelined-begin.ts): the group commit may send its BEGIN that way (PostgreSQL's pool).
+   */
+  pipelinedBegin: boolean;
   /** The embedded instance when kind is 'pglite': migrations run their scripts with its exec. */
   pglite?: PGlite;
   /** Notifications of a channel (notifications.ts); what is listening ends with `close()`. */
@@ -83,6 +88,7 @@ export function fromPGlite(pglite: PGlite, options: DbOptions = {}): Db {
   const listening: Listening[] = [];
   return {
     kind: 'pglite',
+    pipelinedBegin: false,
     kysely,
     pglite,
     onStall,
@@ -212,6 +218,7 @@ function openPostgres(url: string, poolSize: number, prepared: boolean, options:
   const listening: Listening[] = [];
   return {
     kind: 'postgres',
+    pipelinedBegin: true,
     kysely,
     onStall,
     async listen(channel, handlers) {

@@ -11,9 +11,9 @@
  *   no rollback gives back anyway). Every other statement (a debit, a row, the COMMIT) waits for the
  *   BEGIN's answer: the order's id is read before its debit is written in any case, so the debit of
  *   an order waits for nothing.
- * - A BEGIN that fails ends its client (`end()`): the statements waiting are refused with the
- *   BEGIN's error and never sent, every later one is refused by the client itself, and the pool drops
- *   it when it is given back. The statements already behind it were reads.
+ * - A BEGIN that fails ends its client (`end()`): the statements waiting are refused and never sent
+ *   (`BeginFailed`, the BEGIN's error its cause), every later one is refused too, and the pool drops
+ *   the client when it is given back. The statements already behind it were harmless.
  *
  * Only queries made as Kysely makes them (`query(text, values)`) are held; the other forms of call
  * (a cursor, a callback) pass as they came, and the group commit's transactions make none.
@@ -30,6 +30,13 @@ const harmless = new Set<string>();
 /** Declares a statement's text harmless outside a transaction: it may go out behind an unanswered BEGIN. */
 export function mayPrecedeBegin(text: string): void {
   harmless.add(text);
+}
+
+/** What a statement held behind a BEGIN that failed is refused with (never sent). */
+export class BeginFailed extends Error {
+  constructor(cause: unknown) {
+    super('the transaction did not begin: this statement was not sent', { cause });
+  }
 }
 
 interface GatedClient {
@@ -53,7 +60,7 @@ export function gatePipelinedBegin(client: GatedClient): void {
           (error: unknown) => {
             // nothing more may run on a connection whose BEGIN failed: not even in autocommit
             client.end().catch(() => undefined);
-            throw error;
+            throw new BeginFailed(error);
           },
         );
         answered.catch(() => undefined);

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import pg from 'pg';
-import { gatePipelinedBegin, mayPrecedeBegin, PIPELINED_BEGIN } from '../../src/db/pipelined-begin.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import {
+  BeginFailed,
+  gatePipelinedBegin,
+  mayPrecedeBegin,
+  PIPELINED_BEGIN,
+} from '../../src/db/pipelined-begin.ts';
+import { createGroupCommit } from '../../src/modules/group-commit/index.ts';
 import { postgresForTests } from '../harness/server.ts';
 import { createPostgresDatabase } from '../harness/templates.ts';
 
@@ -89,16 +97,50 @@ describe('a BEGIN not waited for (postgres)', async () => {
     const write = q('INSERT INTO pipelined_probe (n) VALUES ($1)', [2]);
     await assert.rejects(begin, (e: { code?: string }) => e.code === '25P02');
     await assert.rejects(read, (e: { code?: string }) => e.code === '25P02');
-    await assert.rejects(rollback, (e: { code?: string }) => e.code === '25P02');
-    await assert.rejects(write, (e: { code?: string }) => e.code === '25P02');
+    const heldAndRefused = (e: unknown) =>
+      e instanceof BeginFailed && (e.cause as { code?: string }).code === '25P02';
+    await assert.rejects(rollback, heldAndRefused);
+    await assert.rejects(write, heldAndRefused);
     assert.deepEqual(sent, [PIPELINED_BEGIN, HARMLESS], 'a statement that waited was sent');
     // and after it: a write is still held and refused, a harmless one refused by the ended client
-    await assert.rejects(
-      q('INSERT INTO pipelined_probe (n) VALUES ($1)', [2]),
-      (e: { code?: string }) => e.code === '25P02',
-    );
+    await assert.rejects(q('INSERT INTO pipelined_probe (n) VALUES ($1)', [2]), heldAndRefused);
     assert.deepEqual(sent, [PIPELINED_BEGIN, HARMLESS]);
     await assert.rejects(q(HARMLESS, []), /not queryable/);
     assert.equal(await rowsOf(2), 0);
+  });
+
+  test('through the group commit: a BEGIN that fails is the answer of an order alone, a batch runs again in transactions of its own, nothing is written twice', {
+    skip: !available,
+  }, async () => {
+    // one connection, left by its last user inside an aborted transaction: its next BEGIN fails
+    const db = await openDatabase({ url: scratch.url, poolSize: 1 }, { guard: false });
+    try {
+      const leaveAborted = () =>
+        db.kysely.connection().execute(async (c) => {
+          await sql`BEGIN`.execute(c);
+          await assert.rejects(sql`SELECT 1 / 0`.execute(c));
+        });
+      const commits = createGroupCommit(db.kysely, { commitBehind: true, pipelinedBegin: true });
+      // an order's one statement: a write, which the gate holds behind the BEGIN
+      const order = (n: number) =>
+        commits.run({ accountId: 1, environment: 'sandbox' }, (trx) =>
+          commits.runLast(trx, sql`INSERT INTO pipelined_probe (n) VALUES (${n})`, 1),
+        );
+
+      await leaveAborted();
+      await assert.rejects(order(3), (e: { code?: string }) => e.code === '25P02');
+      assert.equal(await rowsOf(3), 0);
+      // the ended client was dropped: the next order has a connection of its own, and commits
+      await order(3);
+      assert.equal(await rowsOf(3), 1);
+
+      await leaveAborted();
+      const before = commits.stats();
+      await Promise.all([order(4), order(4)]);
+      assert.equal(commits.stats().fallbacks, before.fallbacks + 1, 'the batch did not fall back');
+      assert.equal(await rowsOf(4), 2);
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -79,6 +79,12 @@ export interface GroupCommitOptions {
   inFlight?: number;
   /** Send a batch's COMMIT behind its last statement when its orders say which one that is (see above). */
   commitBehind?: boolean;
+  /**
+   * Send a transaction's BEGIN without waiting for its answer, the orders' ids behind it. Only on a
+   * database whose connections hold every other statement until that answer (`Db.pipelinedBegin`,
+   * db/pipelined-begin.ts): elsewhere a BEGIN that failed would leave the writes to commit alone.
+   */
+  pipelinedBegin?: boolean;
 }
 
 /** A batch's transaction while it runs: how many orders, and the COMMIT sent behind its last statement. */
@@ -193,7 +199,7 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
         // answer; what may not waits for it (db/pipelined-begin.ts). A BEGIN that failed is that
         // failure, before any COMMIT was sent: nothing of the orders was written.
         let begun: Promise<unknown> = Promise.resolve();
-        if (options.commitBehind) ({ answer: begun } = await sendPipelinedBegin(conn));
+        if (options.pipelinedBegin) ({ answer: begun } = await sendPipelinedBegin(conn));
         else await sql`BEGIN`.execute(conn);
         const state: OpenBatch = { size: batch.length, commit: null };
         open.set(conn, state);
