@@ -190,9 +190,8 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     outcome: 'committed' | 'rolled back' | CommitOutcomeUnknown | Error;
   }> {
     let settled: PromiseSettledResult<unknown>[] = [];
-    let outcome: 'committed' | 'rolled back' | CommitOutcomeUnknown | undefined;
+    let outcome: 'committed' | 'rolled back' | CommitOutcomeUnknown | Error | undefined;
     let commitSent = false;
-    let beginFailed: unknown = null;
     try {
       await db.connection().execute(async (conn) => {
         // On PostgreSQL the orders' first statement (their ids) goes out behind the BEGIN, before its
@@ -205,12 +204,12 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
         open.set(conn, state);
         settled = await Promise.allSettled(batch.map((job) => job.work(conn)));
         open.delete(conn);
-        beginFailed = await begun.then(
-          () => null,
-          (error: unknown) => error,
+        const beginFailed = await begun.then(
+          () => undefined,
+          (error: unknown) => error as Error,
         );
-        if (beginFailed !== null) return;
-        if (state.commit) {
+        if (beginFailed) outcome = beginFailed;
+        else if (state.commit) {
           commitSent = true;
           outcome = await state.commit;
         } else if (settled.some((s) => s.status === 'rejected')) {
@@ -232,9 +231,7 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
         else return { settled, outcome: settled.length > 0 ? 'rolled back' : (error as Error) };
       }
     }
-    // its statements were refused or never sent: nothing was written (db/pipelined-begin.ts)
-    if (beginFailed !== null) return { settled, outcome: beginFailed as Error };
-    // every other way through the connection's work above sets it
+    // every way through the connection's work above sets it
     return { settled, outcome: outcome ?? 'rolled back' };
   }
 
@@ -258,9 +255,10 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     else job.reject(new Error('the order was rolled back'));
   }
 
-  function commitsBehind(trx: Kysely<Database>, calls: number): boolean {
+  /** The open batch of `trx` when `runLast` would send its COMMIT behind a statement of `calls` orders. */
+  function behindOf(trx: Kysely<Database>, calls: number): OpenBatch | undefined {
     const state = open.get(trx);
-    return options.commitBehind === true && state !== undefined && !state.commit && calls === state.size;
+    return options.commitBehind && state && !state.commit && calls === state.size ? state : undefined;
   }
 
   interface Lane {
@@ -363,7 +361,7 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
      * of that many, or an order alone, with `commitBehind`): a statement that may refuse must then
      * raise its refusal instead of answering it.
      */
-    commitsBehind,
+    commitsBehind: (trx: Kysely<Database>, calls: number): boolean => behindOf(trx, calls) !== undefined,
 
     /**
      * Runs `query` prepared (db/prepared.ts) on `trx`. When it is the last statement of every order of
@@ -372,8 +370,8 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
      * make no statement after it.
      */
     runLast<R>(trx: Kysely<Database>, query: RawBuilder<R>, calls: number): Promise<QueryResult<R>> {
-      const state = open.get(trx);
-      if (!state || !commitsBehind(trx, calls)) return executePrepared(trx, query);
+      const state = behindOf(trx, calls);
+      if (!state) return executePrepared(trx, query);
       const compiled = query.compile(trx);
       registerPrepared(compiled.sql);
       stats.commitsBehind++;
