@@ -95,12 +95,15 @@ describe('a BEGIN not waited for (postgres)', async () => {
     // sent, these two would end the aborted transaction and commit a row on their own
     const rollback = q('ROLLBACK', []);
     const write = q('INSERT INTO pipelined_probe (n) VALUES ($1)', [2]);
-    await assert.rejects(begin, (e: { code?: string }) => e.code === '25P02');
-    await assert.rejects(read, (e: { code?: string }) => e.code === '25P02');
     const heldAndRefused = (e: unknown) =>
       e instanceof BeginFailed && (e.cause as { code?: string }).code === '25P02';
-    await assert.rejects(rollback, heldAndRefused);
-    await assert.rejects(write, heldAndRefused);
+    // each checked from now on: the four answers may come in the same turn, before an await here
+    await Promise.all([
+      assert.rejects(begin, (e: { code?: string }) => e.code === '25P02'),
+      assert.rejects(read, (e: { code?: string }) => e.code === '25P02'),
+      assert.rejects(rollback, heldAndRefused),
+      assert.rejects(write, heldAndRefused),
+    ]);
     assert.deepEqual(sent, [PIPELINED_BEGIN, HARMLESS], 'a statement that waited was sent');
     // and after it: a write is still held and refused, a harmless one refused by the ended client
     await assert.rejects(q('INSERT INTO pipelined_probe (n) VALUES ($1)', [2]), heldAndRefused);
